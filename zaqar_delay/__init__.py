@@ -1,0 +1,1 @@
+"""Delayed queues for OpenStack Zaqar: storage drivers and tools."""

@@ -1,0 +1,60 @@
+"""Pure helpers for delays: the delay to apply and the checks on it.
+
+No I/O here; every storage driver uses these the same way.
+"""
+
+from zaqar_delay import errors
+from zaqar_delay import opts
+
+QUEUE_DEFAULT_KEY = '_default_message_delay'
+
+
+def queue_default(metadata):
+    """Return a queue's default delay in seconds (0 when it has none)."""
+    value = (metadata or {}).get(QUEUE_DEFAULT_KEY) or 0
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        return 0
+    return value
+
+
+def needs_queue_default(messages):
+    """True when some message has no ``delay`` of its own."""
+    return any('delay' not in msg for msg in messages)
+
+
+def resolve(message, default):
+    """Return the delay of one message: its own, else the queue's."""
+    return message.get('delay', default)
+
+
+def check(message, delay, max_delay, policy):
+    """Validate one message's delay; raise DelayError when it is refused.
+
+    :param message: the posted message (``ttl`` is read)
+    :param delay: the delay that would apply, in seconds
+    :param max_delay: ``[transport] max_message_delay``
+    :param policy: ``[delay] ttl_shorter_than_delay``
+    """
+    if isinstance(delay, bool) or not isinstance(delay, int):
+        raise errors.DelayError(
+            'The delay of a message must be an integer number of seconds, '
+            'not {0!r}.', delay)
+    if not 0 <= delay <= max_delay:
+        raise errors.DelayError(
+            'The delay of a message must be between 0 and {0} seconds; '
+            'got {1}.', max_delay, delay)
+    if delay and policy == opts.REJECT and message['ttl'] <= delay:
+        raise errors.DelayError(
+            'A message with ttl {0} would expire before its delay of {1} '
+            'seconds ends and could never be delivered; post it with a '
+            'ttl longer than its delay.', message['ttl'], delay)
+
+
+def prepare(messages, default, max_delay, policy):
+    """Return the delay of each message, after checking each one."""
+    delays = []
+    for message in messages:
+        delay = resolve(message, default)
+        check(message, delay, max_delay, policy)
+        delays.append(delay)
+    return delays

@@ -1,0 +1,54 @@
+"""Every option of zaqar-delay, in one place.
+
+``list_opts()`` is the ``oslo.config.opts`` entry point used by
+oslo-config-generator (namespace ``zaqar_delay``).
+"""
+
+from oslo_config import cfg
+from zaqar.conf import transport
+
+GROUP = 'delay'
+
+REJECT = 'reject'
+ACCEPT = 'accept'
+
+ttl_shorter_than_delay = cfg.StrOpt(
+    'ttl_shorter_than_delay', default=REJECT, choices=[
+        (REJECT, 'Refuse the post with a 400 error that names the '
+                 'message\'s ttl and delay.'),
+        (ACCEPT, 'Store the message; it expires while it waits and is '
+                 'never delivered.'),
+    ],
+    help='What to do with a posted message whose ttl ends before its '
+         'delay does (ttl <= delay), so that it could never be '
+         'claimed.')
+
+promote_batch_size = cfg.IntOpt(
+    'promote_batch_size', default=100, min=1, max=10000,
+    help='Work bound of one claim or list call: at most this many '
+         'messages that came due, and this many whose claim expired, '
+         'are moved to the ready index per call, and at most this many '
+         'skipped entries are examined. Larger values catch up faster '
+         'after a burst of due messages; smaller ones keep each '
+         'server-side script shorter.')
+
+ALL_OPTS = [ttl_shorter_than_delay, promote_batch_size]
+
+
+def register_opts(conf):
+    """Register zaqar-delay's options, and the delay limit it enforces."""
+    conf.register_opts(ALL_OPTS, group=GROUP)
+    conf.register_opt(transport.max_message_delay, group=transport.GROUP_NAME)
+
+
+def list_opts():
+    """Return the options of zaqar-delay for oslo-config-generator.
+
+    ``[transport] max_message_delay`` belongs to Zaqar; it is listed here
+    because the delay drivers enforce it in storage as well as at the API:
+    it is the one maximum delay an operator sets.
+
+    :returns: a list of ``(group, [options])`` pairs
+    """
+    return [(GROUP, ALL_OPTS),
+            (transport.GROUP_NAME, [transport.max_message_delay])]

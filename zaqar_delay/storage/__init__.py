@@ -1,0 +1,1 @@
+"""Storage drivers of zaqar-delay, one folder per backend."""

@@ -1,0 +1,1 @@
+"""The ``redis.delay`` storage driver."""

@@ -1,0 +1,109 @@
+"""Claim operations of the ``redis.delay`` driver.
+
+Claim records are upstream's (see upstream's ClaimController): a hash per
+claim (key: the claim id; fields ``id t e n``), the list
+``messages.<claim id>`` of its message ids, and the sorted set
+``<project>.<queue>.claims`` (claim expiry -> claim id). Each operation is
+one Lua script that also moves the messages between the index sets
+described in :class:`zaqar_delay.storage.redis.messages.MessageController`.
+"""
+
+from oslo_utils import timeutils
+from oslo_utils import uuidutils
+from zaqar import storage
+from zaqar.storage import errors
+from zaqar.storage.redis import claims as upstream
+from zaqar.storage.redis import models
+from zaqar.storage.redis import utils
+
+from zaqar_delay.storage.redis import keys
+
+
+class ClaimController(upstream.ClaimController):
+    """Claims that take only ready messages, atomically and idempotently."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._scripts = self.driver.scripts
+
+    def _keys(self, queue, project, claim_id):
+        return keys.index(queue, project) + keys.claim(queue, project,
+                                                       claim_id)
+
+    @utils.raises_conn_error
+    @utils.retries_on_connection_error
+    def _claim(self, queue, project, claim_id, args):
+        # Retried with the same claim id, the script returns the claim it
+        # already made instead of taking more messages.
+        return self._scripts['claim'](
+            keys=self._keys(queue, project, claim_id), args=args)
+
+    def _count_messages(self, queue, project):
+        return self._client.zcount(keys.index(queue, project)[5],
+                                   '(%d' % timeutils.utcnow_ts(), '+inf')
+
+    @utils.raises_conn_error
+    def create(self, queue, metadata, project=None,
+               limit=storage.DEFAULT_MESSAGES_PER_CLAIM):
+        claim_ttl, grace = metadata['ttl'], metadata['grace']
+        now = timeutils.utcnow_ts()
+        claim_expires = now + claim_ttl
+        queue_meta = self._queue_ctrl.get(queue, project=project)
+
+        claim_id = uuidutils.generate_uuid()
+        ids = self._claim(queue, project, claim_id, [
+            now, limit, claim_id, claim_ttl, claim_expires,
+            claim_ttl + grace, claim_expires + grace,
+            self.driver.delay_conf.promote_batch_size])
+        if not ids:
+            return None, iter([])
+
+        found = models.Message.from_redis_bulk(ids, self._client)
+        claimed = [msg.to_basic(now) for msg in found if msg]
+        if '_max_claim_count' in queue_meta and \
+                '_dead_letter_queue' in queue_meta:
+            claimed = self._dead_letter(queue, project, claim_id, claimed,
+                                        queue_meta, now)
+            if not claimed:
+                return None, iter([])
+        return claim_id, claimed
+
+    def _dead_letter(self, queue, project, claim_id, claimed, meta, now):
+        """Move messages claimed too often; return the ones to deliver."""
+        dlq = meta['_dead_letter_queue']
+        ttl = meta.get('_dead_letter_queue_messages_ttl') or ''
+        deliver = []
+        for msg in claimed:
+            if msg['claim_count'] <= meta['_max_claim_count']:
+                deliver.append(msg)
+                continue
+            self._scripts['dead_letter'](
+                keys=keys.index(queue, project) + keys.index(dlq, project) +
+                [keys.rank_counter(dlq, project), msg['id']] +
+                keys.claim(queue, project, claim_id),
+                args=[now, claim_id, ttl])
+        return deliver
+
+    @utils.raises_conn_error
+    @utils.retries_on_connection_error
+    def update(self, queue, claim_id, metadata, project=None):
+        if not self._exists(queue, claim_id, project):
+            raise errors.ClaimDoesNotExist(claim_id, queue, project)
+        claim_ttl, grace = metadata['ttl'], metadata['grace']
+        now = timeutils.utcnow_ts()
+        claim_expires = now + claim_ttl
+        renewed = self._scripts['renew'](
+            keys=self._keys(queue, project, claim_id),
+            args=[now, claim_id, claim_ttl, claim_expires,
+                  claim_ttl + grace, claim_expires + grace])
+        if not renewed:
+            raise errors.ClaimDoesNotExist(claim_id, queue, project)
+
+    @utils.raises_conn_error
+    @utils.retries_on_connection_error
+    def delete(self, queue, claim_id, project=None):
+        if not self._exists(queue, claim_id, project):
+            return
+        self._scripts['release'](
+            keys=self._keys(queue, project, claim_id),
+            args=[timeutils.utcnow_ts(), claim_id])

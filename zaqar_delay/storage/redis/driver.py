@@ -1,0 +1,64 @@
+"""The ``redis.delay`` data driver: upstream's, with delay-aware controllers.
+
+Enable it with ``[drivers] message_store = redis.delay``; it connects with
+the ``[drivers:message_store:redis]`` options, like ``redis``. In a pool,
+give the pool the URI ``redis.delay://host:port?...``: that URI is used.
+"""
+
+import types
+
+from oslo_config import cfg
+from zaqar.common import decorators
+from zaqar.storage.redis import driver as upstream
+from zaqar.conf import transport
+
+from zaqar_delay import opts
+from zaqar_delay.storage.redis import claims
+from zaqar_delay.storage.redis import messages
+from zaqar_delay.storage.redis import scripting
+
+NAME = 'redis.delay'
+POOL_GROUP = 'drivers:message_store:' + NAME
+
+
+def connection_uri(conf):
+    """The redis URI to use: the pool's ``redis.delay://`` URI, if any."""
+    try:
+        uri = conf[POOL_GROUP].uri
+    except (cfg.NoSuchOptError, cfg.NoSuchGroupError, KeyError):
+        uri = None
+    if not uri:
+        uri = conf[upstream.drivers_message_store_redis.GROUP_NAME].uri
+    scheme, sep, rest = uri.partition('://')
+    if scheme == NAME:
+        uri = 'redis' + sep + rest
+    return uri
+
+
+class DataDriver(upstream.DataDriver):
+    """Upstream's redis DataDriver with the delay message and claim
+    controllers; every other controller is upstream's."""
+
+    def __init__(self, conf, cache, control_driver):
+        opts.register_opts(conf)
+        super().__init__(conf, cache, control_driver)
+        self.delay_conf = conf[opts.GROUP]
+        self.max_delay = conf[transport.GROUP_NAME].max_message_delay
+
+    @decorators.lazy_property(write=False)
+    def connection(self):
+        settings = types.SimpleNamespace(uri=connection_uri(self.conf))
+        return upstream._get_redis_client(
+            types.SimpleNamespace(redis_conf=settings))
+
+    @decorators.lazy_property(write=False)
+    def scripts(self):
+        return scripting.Scripts(self.connection)
+
+    @decorators.lazy_property(write=False)
+    def message_controller(self):
+        return messages.MessageController(self)
+
+    @decorators.lazy_property(write=False)
+    def claim_controller(self):
+        return claims.ClaimController(self)

@@ -1,0 +1,205 @@
+"""Message operations of the ``redis.delay`` driver."""
+
+import uuid
+
+from oslo_utils import timeutils
+from oslo_utils import uuidutils
+from zaqar import storage
+from zaqar.storage import errors
+from zaqar.storage.redis import messages as upstream
+from zaqar.storage.redis import models
+from zaqar.storage.redis import utils
+from zaqar.storage import utils as s_utils
+
+from zaqar_delay import delay
+from zaqar_delay.storage.redis import keys
+
+Message = models.Message
+_pack = models._pack  # the body encoding upstream reads back
+
+
+class MessageController(upstream.MessageController):
+    """Messages of a delayed queue, indexed so that no scan grows.
+
+    Upstream's records are kept unchanged, so ``redis`` can read what
+    ``redis.delay`` writes: a hash per message (key: the message id;
+    fields ``id t cr e u c c.e c.c d b cs`` as in upstream's
+    MessageController, ``d`` being the due time, created + delay) and
+    the ``<project>.<queue>.messages`` sorted set (rank -> id).
+
+    This driver adds five sorted sets per queue; every message is in
+    exactly one state, and each state is indexed by rank and, where it
+    ends on its own, by the time it ends:
+
+    =====================================  ================  ============
+    Key                                    Score             Holds
+    =====================================  ================  ============
+    ``<project>.<queue>.delay.ready``       rank              due, free
+    ``<project>.<queue>.delay.waiting``    rank              not yet due
+    ``<project>.<queue>.delay.due``        due time (``d``)  not yet due
+    ``<project>.<queue>.delay.claimed``    rank              claimed
+    ``<project>.<queue>.delay.claim_expiry``  claim expiry   claimed
+    =====================================  ================  ============
+
+    A claim takes the lowest ranks of ``ready``; a default list page is a
+    range of ``ready`` after the marker rank; with ``include_claimed`` or
+    ``include_delayed`` the ``claimed`` or ``waiting`` range is merged in.
+    Waiting messages whose time came and claimed ones whose claim ended
+    are moved back to ``ready`` lazily, by the claim and list scripts, at
+    most ``[delay] promote_batch_size`` of each per call. Every change is
+    one Lua script (``scripts/``), so it is atomic and O(log n) per
+    message touched whatever the backlog. A message without ``d``
+    counts as due. List markers are ranks.
+    """
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._scripts = self.driver.scripts
+
+    def _now(self):
+        return timeutils.utcnow_ts()
+
+    def _delete_queue_messages(self, queue, project, pipe):
+        super()._delete_queue_messages(queue, project, pipe)
+        pipe.delete(*keys.own(queue, project))
+
+    def _delay_of(self, queue, project, messages):
+        default = 0
+        if delay.needs_queue_default(messages):
+            try:
+                default = delay.queue_default(
+                    self._queue_ctrl.get_metadata(queue, project))
+            except errors.QueueDoesNotExist:
+                default = 0
+        return delay.prepare(messages, default, self.driver.max_delay,
+                             self.driver.delay_conf.ttl_shorter_than_delay)
+
+    @utils.raises_conn_error
+    @utils.retries_on_connection_error
+    def post(self, queue, messages, client_uuid, project=None):
+        messages = list(messages)
+        client_uuid = str(uuid.UUID(str(client_uuid)))
+        delays = self._delay_of(queue, project, messages)
+        checksums = self.driver.conf.enable_checksum
+
+        ids = [uuidutils.generate_uuid() for _ in messages]
+        args = [self._now()]
+        for msg, msg_delay in zip(messages, delays):
+            body = msg.get('body', {})
+            checksum = s_utils.get_checksum(body) if checksums else None
+            args += [msg['ttl'], msg_delay, client_uuid, _pack(body),
+                     checksum or '']
+
+        self._scripts['post'](
+            keys=keys.index(queue, project) +
+            [keys.rank_counter(queue, project)] + ids,
+            args=args)
+        return ids
+
+    def _marker_rank(self, queue, project, marker):
+        if not marker:
+            return 0
+        marker = str(marker)
+        if marker.isdigit():
+            return int(marker)
+        # A marker given by upstream's driver is a message id.
+        score = self._client.zscore(keys.index(queue, project)[0], marker)
+        return int(score) if score is not None else 0
+
+    @utils.raises_conn_error
+    @utils.retries_on_connection_error
+    def list(self, queue, project=None, marker=None,
+             limit=storage.DEFAULT_MESSAGES_PER_PAGE,
+             echo=False, client_uuid=None,
+             include_claimed=False, include_delayed=False):
+        if not self._queue_ctrl.exists(queue, project):
+            raise errors.QueueDoesNotExist(queue, project)
+
+        now = self._now()
+        reply = self._scripts['list'](
+            keys=keys.index(queue, project),
+            args=[now, self._marker_rank(queue, project, marker), limit,
+                  int(bool(include_claimed)), int(bool(include_delayed)),
+                  int(bool(echo)), str(client_uuid or ''),
+                  self.driver.delay_conf.promote_batch_size])
+        next_marker = reply[0].decode() or None
+        found = Message.from_redis_bulk(reply[1:], self._client)
+
+        page = (msg.to_basic(now) for msg in found if msg)
+        return iter((page, next_marker))
+
+    def _in_queue(self, queue, project, message_ids):
+        """Fetch messages, keeping only those that belong to the queue."""
+        msgset = keys.index(queue, project)[0]
+        with self._client.pipeline() as pipe:
+            for mid in message_ids:
+                pipe.hgetall(mid)
+                pipe.zscore(msgset, mid)
+            replies = pipe.execute()
+        now = self._now()
+        for hmap, rank in zip(replies[::2], replies[1::2]):
+            if hmap and rank is not None:
+                msg = Message.from_hmap(hmap)
+                if not utils.msg_expired_filter(msg, now):
+                    yield msg.to_basic(now)
+
+    @utils.raises_conn_error
+    @utils.retries_on_connection_error
+    def get(self, queue, message_id, project=None):
+        if not self._queue_ctrl.exists(queue, project):
+            raise errors.QueueDoesNotExist(queue, project)
+        for message in self._in_queue(queue, project, [message_id]):
+            return message
+        raise errors.MessageDoesNotExist(message_id, queue, project)
+
+    @utils.raises_conn_error
+    @utils.retries_on_connection_error
+    def bulk_get(self, queue, message_ids, project=None):
+        if not self._queue_ctrl.exists(queue, project):
+            return iter([])
+        return iter(list(self._in_queue(queue, project, message_ids)))
+
+    def _delete(self, queue, project, message_ids, check, claim_ids=()):
+        reply = self._scripts['delete'](
+            keys=keys.index(queue, project) + list(message_ids),
+            args=[self._now(), check] + list(claim_ids))
+        return [int(reply[0])] + [r.decode() for r in reply[1:]
+                                  if isinstance(r, bytes)]
+
+    @utils.raises_conn_error
+    @utils.retries_on_connection_error
+    def delete(self, queue, message_id, project=None, claim=None):
+        if not self._queue_ctrl.exists(queue, project):
+            return
+        if claim is not None:
+            try:
+                uuid.UUID(claim)
+            except ValueError:
+                raise errors.ClaimDoesNotExist(claim, queue, project)
+
+        check, claims = ('unclaimed', []) if claim is None else (
+            'claims', [claim])
+        code = self._delete(queue, project, [message_id], check, claims)[0]
+        if code == 1:
+            raise errors.MessageIsClaimed(message_id)
+        if code == 2:
+            raise errors.MessageNotClaimed(message_id)
+        if code == 3:
+            claim_ctrl = self.driver.claim_controller
+            if not claim_ctrl._exists(queue, claim, project):
+                raise errors.ClaimDoesNotExist(claim, queue, project)
+            raise errors.MessageNotClaimedBy(message_id, claim)
+
+    @utils.raises_conn_error
+    @utils.retries_on_connection_error
+    def bulk_delete(self, queue, message_ids, project=None, claim_ids=None):
+        if not self._queue_ctrl.exists(queue, project) or not message_ids:
+            return
+        check = 'claims' if claim_ids else 'any'
+        reply = self._delete(queue, project, message_ids, check,
+                             claim_ids or [])
+        if reply[0] == 2:
+            raise errors.MessageNotClaimed(reply[1])
+        if reply[0] == 3:
+            raise errors.ClaimDoesNotMatch(reply[2], queue, project)
+

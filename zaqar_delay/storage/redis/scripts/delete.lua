@@ -1,0 +1,48 @@
+--[[
+delete: delete messages of one queue, all or none, after a claim check.
+
+KEYS[1..6]  queue index keys (see promote.lua)
+KEYS[7..]   message hash keys (message ids)
+
+ARGV[1]     now
+ARGV[2]     check: 'unclaimed' (none may be held by a live claim),
+            'claims' (each must be held by one of ARGV[3..]) or 'any'
+ARGV[3..]   claim ids, with 'claims'
+
+Ids that are not in this queue are ignored (never deleted).
+Returns {0, deleted} or, when the check fails, nothing is deleted and
+{1, id, holder} (held by a live claim), {2, id} (not claimed) or
+{3, id, holder} (held by another claim) is returned.
+--]]
+local now = tonumber(ARGV[1])
+local check = ARGV[2]
+local allowed = {}
+for i = 3, #ARGV do
+    allowed[ARGV[i]] = true
+end
+
+local present = {}
+for i = 7, #KEYS do
+    local mid = KEYS[i]
+    if redis.call('ZSCORE', KEYS[1], mid) then
+        local held = redis.call('HMGET', mid, 'c', 'c.e')
+        local holder = held[1]
+        local live = holder and holder ~= '' and tonumber(held[2]) > now
+        if check == 'unclaimed' and live then
+            return {1, mid, holder}
+        elseif check == 'claims' and not live and held[1] then
+            return {2, mid}
+        elseif check == 'claims' and live and not allowed[holder] then
+            return {3, mid, holder}
+        end
+        present[#present + 1] = mid
+    end
+end
+
+for _, mid in ipairs(present) do
+    redis.call('DEL', mid)
+    for k = 1, 6 do
+        redis.call('ZREM', KEYS[k], mid)
+    end
+end
+return {0, #present}

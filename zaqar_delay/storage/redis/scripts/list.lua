@@ -1,0 +1,75 @@
+--[[
+list: one page of messages after a rank marker, in rank order.
+
+KEYS[1..6]  queue index keys (see promote.lua)
+
+ARGV[1] now           ARGV[2] marker rank (exclusive; 0 = from the start)
+ARGV[3] limit         ARGV[4] include claimed ('1'/'0')
+ARGV[5] include delayed ('1'/'0')   ARGV[6] echo ('1'/'0')
+ARGV[7] client uuid   ARGV[8] batch (work bound)
+
+Ready messages come from the ready set; claimed and delayed ones, when
+asked for, from the claimed and waiting sets, merged by rank. Messages
+whose ttl ended, and the caller's own when echo is off, are skipped; at
+most limit + batch entries are examined.
+Returns {next marker rank or '', id, ...}. Work: O((batch + limit) log n).
+--]]
+--- @include "promote"
+
+local now = tonumber(ARGV[1])
+local marker = ARGV[2]
+local limit = tonumber(ARGV[3])
+local echo = ARGV[6] == '1'
+local client_uuid = ARGV[7]
+local batch = tonumber(ARGV[8])
+
+promote(now, batch)
+
+local sources
+if ARGV[4] == '1' and ARGV[5] == '1' then
+    sources = {KEYS[1]}
+else
+    sources = {KEYS[2]}
+    if ARGV[4] == '1' then sources[#sources + 1] = KEYS[5] end
+    if ARGV[5] == '1' then sources[#sources + 1] = KEYS[3] end
+end
+
+local function next_candidates(after, want)
+    local found = {}
+    for _, key in ipairs(sources) do
+        local page = redis.call('ZRANGEBYSCORE', key, '(' .. after, '+inf',
+                                'WITHSCORES', 'LIMIT', 0, want)
+        for i = 1, #page, 2 do
+            found[#found + 1] = {tonumber(page[i + 1]), page[i]}
+        end
+    end
+    table.sort(found, function(a, b) return a[1] < b[1] end)
+    return found
+end
+
+local page = {''}
+local scanned = 0
+local exhausted = false
+while #page - 1 < limit and scanned < limit + batch do
+    local want = limit - (#page - 1)
+    local found = next_candidates(marker, want)
+    if #found == 0 then
+        exhausted = true
+        break
+    end
+    for i = 1, math.min(want, #found) do
+        local rank, mid = found[i][1], found[i][2]
+        scanned = scanned + 1
+        marker = string.format('%d', rank)
+        local fields = redis.call('HMGET', mid, 'e', 'u')
+        local expires = tonumber(fields[1])
+        if expires and expires > now and (echo or fields[2] ~= client_uuid) then
+            page[#page + 1] = mid
+        end
+    end
+end
+
+if not exhausted or #page > 1 then
+    page[1] = marker
+end
+return page

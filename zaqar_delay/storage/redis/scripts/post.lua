@@ -1,0 +1,45 @@
+--[[
+post: store messages and index them, in one atomic step.
+
+KEYS[1..6]  queue index keys (see promote.lua)
+KEYS[7]     <project>.<queue>.rank_counter   string, next rank
+KEYS[8..]   one message hash key (the message id) per message
+
+ARGV[1]     now (unix seconds)
+ARGV[2..]   five per message: ttl, delay (seconds), client uuid,
+            body (msgpack), checksum ('' for none)
+
+Returns the rank of the first message.
+--]]
+local now = tonumber(ARGV[1])
+
+local rank = tonumber(redis.call('GET', KEYS[7]) or 1)
+local first_rank = rank
+
+for i = 8, #KEYS do
+    local mid = KEYS[i]
+    local base = 1 + (i - 8) * 5
+    local ttl = tonumber(ARGV[base + 1])
+    local due = now + tonumber(ARGV[base + 2])
+
+    redis.call('HSET', mid,
+               'id', mid, 't', ttl, 'cr', now, 'e', now + ttl,
+               'u', ARGV[base + 3], 'c', '', 'c.e', now,
+               'c.c', 0, 'd', due, 'b', ARGV[base + 4])
+    if ARGV[base + 5] ~= '' then
+        redis.call('HSET', mid, 'cs', ARGV[base + 5])
+    end
+    redis.call('EXPIRE', mid, ttl)
+
+    redis.call('ZADD', KEYS[1], rank, mid)
+    if due > now then
+        redis.call('ZADD', KEYS[3], rank, mid)
+        redis.call('ZADD', KEYS[4], due, mid)
+    else
+        redis.call('ZADD', KEYS[2], rank, mid)
+    end
+    rank = rank + 1
+end
+
+redis.call('SET', KEYS[7], rank)
+return first_rank

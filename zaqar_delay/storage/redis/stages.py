@@ -1,0 +1,51 @@
+"""Queue stage of ``redis.delay``: stats that know about delays.
+
+Zaqar loads it from the ``zaqar_delay.storage.redis.driver.queue.stages``
+entry point, named after the driver's module.
+"""
+
+import datetime
+
+from oslo_utils import timeutils
+from zaqar.storage.redis import messages as upstream
+from zaqar.storage.redis import utils
+
+from zaqar_delay.storage.redis import keys
+
+
+def _iso(timestamp):
+    return datetime.datetime.fromtimestamp(
+        timestamp, tz=datetime.timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ')
+
+
+class MessageQueueHandler(upstream.MessageQueueHandler):
+    """Upstream's queue handler, whose stats add the delayed messages.
+
+    ``total`` counts every message (some that expired may be counted
+    until garbage collection, as upstream), ``claimed`` those held by a
+    live claim, ``delayed`` those not due yet, and ``free`` the rest,
+    which a claim can take now; ``next_due`` is the time the earliest
+    delayed message comes due, present when ``delayed`` is not zero.
+    """
+
+    @utils.raises_conn_error
+    @utils.retries_on_connection_error
+    def stats(self, name, project=None):
+        stats = super().stats(name, project)
+        counts = stats['messages']
+        due_key = keys.index(name, project)[3]
+        now = timeutils.utcnow_ts()
+        with self._client.pipeline() as pipe:
+            pipe.zcount(due_key, '(%d' % now, '+inf')
+            pipe.zrangebyscore(due_key, '(%d' % now, '+inf', start=0, num=1,
+                               withscores=True)
+            delayed, first_due = pipe.execute()
+
+        total = counts['total']
+        claimed = min(counts['claimed'], total)
+        delayed = min(delayed, total - claimed)
+        counts.update(claimed=claimed, delayed=delayed,
+                      free=total - claimed - delayed)
+        if delayed and first_due:
+            counts['next_due'] = _iso(int(first_due[0][1]))
+        return stats
