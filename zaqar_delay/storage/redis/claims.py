@@ -24,7 +24,7 @@ class ClaimController(upstream.ClaimController):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self._scripts = self.driver.scripts
+        self._lua = self.driver.scripts
 
     def _keys(self, queue, project, claim_id):
         return keys.index(queue, project) + keys.claim(queue, project,
@@ -35,7 +35,7 @@ class ClaimController(upstream.ClaimController):
     def _claim(self, queue, project, claim_id, args):
         # Retried with the same claim id, the script returns the claim it
         # already made instead of taking more messages.
-        return self._scripts['claim'](
+        return self._lua['claim'](
             keys=self._keys(queue, project, claim_id), args=args)
 
     def _count_messages(self, queue, project):
@@ -77,7 +77,7 @@ class ClaimController(upstream.ClaimController):
             if msg['claim_count'] <= meta['_max_claim_count']:
                 deliver.append(msg)
                 continue
-            self._scripts['dead_letter'](
+            self._lua['dead_letter'](
                 keys=keys.index(queue, project) + keys.index(dlq, project) +
                 [keys.rank_counter(dlq, project), msg['id']] +
                 keys.claim(queue, project, claim_id),
@@ -92,7 +92,7 @@ class ClaimController(upstream.ClaimController):
         claim_ttl, grace = metadata['ttl'], metadata['grace']
         now = timeutils.utcnow_ts()
         claim_expires = now + claim_ttl
-        renewed = self._scripts['renew'](
+        renewed = self._lua['renew'](
             keys=self._keys(queue, project, claim_id),
             args=[now, claim_id, claim_ttl, claim_expires,
                   claim_ttl + grace, claim_expires + grace])
@@ -104,6 +104,6 @@ class ClaimController(upstream.ClaimController):
     def delete(self, queue, claim_id, project=None):
         if not self._exists(queue, claim_id, project):
             return
-        self._scripts['release'](
+        self._lua['release'](
             keys=self._keys(queue, project, claim_id),
             args=[timeutils.utcnow_ts(), claim_id])

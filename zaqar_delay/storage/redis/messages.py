@@ -54,7 +54,7 @@ class MessageController(upstream.MessageController):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self._scripts = self.driver.scripts
+        self._lua = self.driver.scripts
 
     def _now(self):
         return timeutils.utcnow_ts()
@@ -90,7 +90,7 @@ class MessageController(upstream.MessageController):
             args += [msg['ttl'], msg_delay, client_uuid, _pack(body),
                      checksum or '']
 
-        self._scripts['post'](
+        self._lua['post'](
             keys=keys.index(queue, project) +
             [keys.rank_counter(queue, project)] + ids,
             args=args)
@@ -116,7 +116,7 @@ class MessageController(upstream.MessageController):
             raise errors.QueueDoesNotExist(queue, project)
 
         now = self._now()
-        reply = self._scripts['list'](
+        reply = self._lua['list'](
             keys=keys.index(queue, project),
             args=[now, self._marker_rank(queue, project, marker), limit,
                   int(bool(include_claimed)), int(bool(include_delayed)),
@@ -160,7 +160,7 @@ class MessageController(upstream.MessageController):
         return iter(list(self._in_queue(queue, project, message_ids)))
 
     def _delete(self, queue, project, message_ids, check, claim_ids=()):
-        reply = self._scripts['delete'](
+        reply = self._lua['delete'](
             keys=keys.index(queue, project) + list(message_ids),
             args=[self._now(), check] + list(claim_ids))
         return [int(reply[0])] + [r.decode() for r in reply[1:]

@@ -1,0 +1,90 @@
+"""Real services for the functional tests, started and stopped here.
+
+Each test process starts at most one server of each kind, on a free
+loopback port, on first use, and stops it (by PID) when it exits.
+"""
+
+import atexit
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+
+import redis
+
+_started = {}
+
+
+def free_port():
+    with socket.socket() as sock:
+        sock.bind(('127.0.0.1', 0))
+        return sock.getsockname()[1]
+
+
+def _wait(check, what, timeout=15.0):
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            if check():
+                return
+        except Exception:
+            if time.monotonic() > deadline:
+                raise
+        if time.monotonic() > deadline:
+            raise RuntimeError('%s did not start in %ss' % (what, timeout))
+        time.sleep(0.05)
+
+
+class RedisServer:
+    """A redis-server on 127.0.0.1 with no persistence."""
+
+    def __init__(self):
+        binary = shutil.which('redis-server')
+        if not binary:
+            raise RuntimeError('redis-server is not installed: '
+                               'apt-get install redis-server')
+        self.port = free_port()
+        self.dir = tempfile.mkdtemp(prefix='zaqar-delay-redis-')
+        self.process = subprocess.Popen(
+            [binary, '--bind', '127.0.0.1', '--port', str(self.port),
+             '--save', '', '--appendonly', 'no', '--dir', self.dir,
+             '--databases', '32'],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.url = 'redis://127.0.0.1:%d' % self.port
+        self.client = redis.Redis(port=self.port, socket_timeout=5)
+        _wait(self.client.ping, 'redis-server')
+
+    def stop(self):
+        self.process.terminate()
+        try:
+            self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def redis_server():
+    """The redis-server of this test process."""
+    if 'redis' not in _started:
+        server = RedisServer()
+        atexit.register(server.stop)
+        _started['redis'] = server
+    return _started['redis']
+
+
+def zaqar_conf_dir(name, text):
+    """Write a Zaqar test conf into this process's conf folder.
+
+    Sets ``ZAQAR_TESTS_CONFIGS_DIR``, which Zaqar's test base reads.
+    """
+    if 'conf_dir' not in _started:
+        folder = tempfile.mkdtemp(prefix='zaqar-delay-conf-')
+        atexit.register(shutil.rmtree, folder, True)
+        _started['conf_dir'] = folder
+    folder = _started['conf_dir']
+    with open(os.path.join(folder, name), 'w') as conf:
+        conf.write(text)
+    os.environ['ZAQAR_TESTS_CONFIGS_DIR'] = folder
+    return folder

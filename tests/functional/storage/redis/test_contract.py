@@ -1,0 +1,34 @@
+"""Zaqar's storage contract tests, run against ``redis.delay``.
+
+Zaqar's pooled variants are not run: with a redis management store,
+upstream's pools controller cannot create a pool without a flavor (it
+writes ``f: None``, which redis-py refuses), whatever the pool's driver.
+The ``redis.delay://`` pool URI is tested in test_pooled.py instead.
+"""
+
+from zaqar.storage.redis import driver as upstream_driver
+from zaqar.tests.unit.storage import base
+
+from tests.functional.storage.redis import base as redis_base
+from zaqar_delay.storage.redis import claims
+from zaqar_delay.storage.redis import driver
+from zaqar_delay.storage.redis import messages
+
+
+class _Driver(redis_base.RedisMixin):
+    driver_class = driver.DataDriver
+    control_driver_class = upstream_driver.ControlDriver
+    config_file = redis_base.CONF
+
+
+class RedisDelayMessagesTest(_Driver, base.MessageControllerTest):
+    controller_class = messages.MessageController
+    gc_interval = 1
+
+
+class RedisDelayClaimsTest(_Driver, base.ClaimControllerTest):
+    controller_class = claims.ClaimController
+
+
+class RedisDelayQueuesTest(_Driver, base.QueueControllerTest):
+    controller_class = upstream_driver.controllers.QueueController
