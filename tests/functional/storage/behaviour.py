@@ -1,0 +1,223 @@
+"""Delay behaviour every ``*.delay`` driver must have, backend-neutral.
+
+A backend's test module subclasses ``DelayBehaviour`` with a mixin that
+sets ``self.driver`` (the data driver) and ``self.queues`` (Zaqar's
+storage pipeline queue controller, whose stages the driver's entry
+points provide). The clock is Zaqar's
+(``oslo_utils.timeutils``), overridden here: no test sleeps for a delay.
+"""
+
+import datetime
+import uuid
+
+from oslo_utils import timeutils
+from zaqar.storage import errors
+
+from zaqar_delay import errors as delay_errors
+
+CLIENT = str(uuid.uuid4())
+OTHER_CLIENT = str(uuid.uuid4())
+PROJECT = 'p1'
+
+
+class DelayBehaviour:
+
+    def setUp(self):
+        super().setUp()
+        timeutils.set_time_override()
+        self.addCleanup(timeutils.clear_time_override)
+        self.messages = self.driver.message_controller
+        self.claims = self.driver.claim_controller
+        self.queue = 'q-' + uuid.uuid4().hex[:8]
+        self.queues.create(self.queue, project=PROJECT)
+
+    # helpers
+
+    def post(self, *delays, queue=None, project=PROJECT, ttl=3600,
+             client=CLIENT):
+        msgs = []
+        for i, delay in enumerate(delays):
+            msg = {'ttl': ttl, 'body': {'n': i}}
+            if delay is not None:
+                msg['delay'] = delay
+            msgs.append(msg)
+        return self.messages.post(queue or self.queue, msgs, client,
+                                  project=project)
+
+    def claim(self, limit=10, ttl=3000, queue=None, project=PROJECT):
+        claim_id, msgs = self.claims.create(
+            queue or self.queue, {'ttl': ttl, 'grace': 60},
+            project=project, limit=limit)
+        return claim_id, [m['id'] for m in msgs]
+
+    def list_ids(self, queue=None, project=PROJECT, **kwargs):
+        pages = self.messages.list(queue or self.queue, project=project,
+                                   client_uuid=OTHER_CLIENT, **kwargs)
+        ids = [m['id'] for m in next(pages)]
+        return ids, next(pages)
+
+    def list_all(self, limit, **kwargs):
+        seen, marker = [], None
+        for _ in range(100):
+            ids, marker = self.list_ids(limit=limit, marker=marker, **kwargs)
+            if not ids:
+                return seen
+            seen.extend(ids)
+        self.fail('listing did not end')
+
+    def stats_of(self, queue, project):
+        return self.queues.stats(queue, project=project)['messages']
+
+    def set_default_delay(self, seconds):
+        self.queues.set_metadata(self.queue,
+                                 {'_default_message_delay': seconds},
+                                 project=PROJECT)
+
+    # claims
+
+    def test_claim_takes_only_due_messages(self):
+        self.set_default_delay(600)
+        ready, waiting = self.post(0, None)
+        self.assertEqual([ready], self.claim(limit=2)[1])
+        self.assertEqual([], self.claim(limit=2)[1])
+        timeutils.advance_time_seconds(600)
+        self.assertEqual([waiting], self.claim(limit=2)[1])
+
+    def test_claim_never_takes_a_held_message(self):
+        a, b = self.post(3, 0)
+        first, taken = self.claim(limit=1)
+        self.assertEqual([b], taken)
+        timeutils.advance_time_seconds(4)
+        self.assertEqual([a], self.claim(limit=2)[1])
+        self.messages.delete(self.queue, b, project=PROJECT, claim=first)
+        self.assertRaises(errors.MessageDoesNotExist, self.messages.get,
+                          self.queue, b, project=PROJECT)
+
+    def test_release_gives_back_only_the_released_messages(self):
+        m1, m2, m3 = self.post(0, 0, 0)
+        first, _ = self.claim(limit=1)
+        self.claim(limit=1)
+        self.claims.delete(self.queue, first, project=PROJECT)
+        self.assertEqual([m1, m3], self.claim(limit=10)[1])
+        counts = self.stats_of(self.queue, PROJECT)
+        self.assertEqual((3, 3, 0), (counts['total'], counts['claimed'],
+                                     counts['free']))
+
+    def test_expired_claim_returns_its_messages(self):
+        (m1,) = self.post(0)
+        self.claim(ttl=60)
+        self.assertEqual([], self.claim()[1])
+        timeutils.advance_time_seconds(60)
+        self.assertEqual([m1], self.claim()[1])
+
+    def test_renewed_claim_keeps_its_messages(self):
+        (m1,) = self.post(0)
+        claim_id, _ = self.claim(ttl=60)
+        timeutils.advance_time_seconds(50)
+        self.claims.update(self.queue, claim_id, {'ttl': 100, 'grace': 0},
+                           project=PROJECT)
+        timeutils.advance_time_seconds(50)
+        self.assertEqual([], self.claim()[1])
+        timeutils.advance_time_seconds(60)
+        self.assertEqual([m1], self.claim()[1])
+
+    def test_claims_come_in_posting_order_once_due(self):
+        ids = self.post(30, 20, 10, 0)
+        timeutils.advance_time_seconds(30)
+        self.assertEqual(ids, self.claim(limit=10)[1])
+
+    # lists
+
+    def test_list_does_not_hide_ready_behind_delayed(self):
+        self.set_default_delay(600)
+        self.post(*[None] * 10)
+        (ready,) = self.post(0)
+        self.assertEqual([ready], self.list_ids(limit=10)[0])
+
+    def test_list_pages_through_every_ready_message(self):
+        ready = []
+        for _ in range(25):
+            self.post(600, 600)
+            ready += self.post(0)
+        self.assertEqual(ready, self.list_all(limit=10))
+        self.assertEqual(75, len(self.list_all(limit=7,
+                                               include_delayed=True)))
+
+    def test_list_with_claimed_and_delayed_keeps_rank_order(self):
+        ids = self.post(0, 600, 0, 600, 0)
+        self.claim(limit=1)
+        self.assertEqual([ids[2], ids[4]], self.list_all(limit=2))
+        self.assertEqual([ids[0], ids[2], ids[4]],
+                         self.list_all(limit=2, include_claimed=True))
+        self.assertEqual(ids[1:], self.list_all(limit=2,
+                                                include_delayed=True))
+        self.assertEqual(ids, self.list_all(limit=2, include_claimed=True,
+                                            include_delayed=True))
+
+    def test_list_without_echo_still_pages(self):
+        mine = self.post(0, 0, 0, client=OTHER_CLIENT)
+        theirs = self.post(0, 0)
+        self.assertEqual(theirs, self.list_all(limit=2))
+        self.assertEqual(mine + theirs, self.list_all(limit=2, echo=True))
+
+    # posting
+
+    def test_message_delay_wins_over_queue_default(self):
+        self.set_default_delay(600)
+        short, default = self.post(10, None)
+        timeutils.advance_time_seconds(10)
+        self.assertEqual([short], self.claim()[1])
+
+    def test_queue_default_applies_to_posts_without_delay(self):
+        # The websocket transport drops ``delay``: storage applies it.
+        self.set_default_delay(60)
+        self.post(None)
+        self.assertEqual([], self.claim()[1])
+
+    def test_delay_above_the_maximum_is_refused(self):
+        self.driver.max_delay = 900
+        self.assertRaises(delay_errors.DelayError, self.post, 901)
+        self.assertRaises(delay_errors.DelayError, self.post, -1)
+        self.assertRaises(delay_errors.DelayError, self.post, '10')
+
+    def test_ttl_shorter_than_delay_is_refused_by_default(self):
+        self.assertRaises(delay_errors.DelayError, self.post, 600, ttl=600)
+
+    def test_ttl_shorter_than_delay_accepted_when_configured(self):
+        self.driver.conf.set_override('ttl_shorter_than_delay', 'accept',
+                                      group='delay')
+        self.addCleanup(self.driver.conf.clear_override,
+                        'ttl_shorter_than_delay', group='delay')
+        self.assertEqual(1, len(self.post(600, ttl=60)))
+
+    # stats
+
+    def test_stats_count_delayed_and_next_due(self):
+        self.post(0, 0, 120, 60)
+        self.claim(limit=1)
+        counts = self.stats_of(self.queue, PROJECT)
+        self.assertEqual((4, 1, 2, 1), (counts['total'], counts['claimed'],
+                                        counts['delayed'], counts['free']))
+        due = timeutils.utcnow() + datetime.timedelta(seconds=60)
+        self.assertEqual(due.strftime('%Y-%m-%dT%H:%M:%SZ'),
+                         counts['next_due'])
+        timeutils.advance_time_seconds(120)
+        counts = self.stats_of(self.queue, PROJECT)
+        self.assertEqual((0, 3), (counts['delayed'], counts['free']))
+        self.assertNotIn('next_due', counts)
+
+    # isolation
+
+    def test_projects_do_not_see_each_others_messages(self):
+        self.queues.create(self.queue, project='p2')
+        (mine,) = self.post(0)
+        self.assertRaises(errors.MessageDoesNotExist, self.messages.get,
+                          self.queue, mine, project='p2')
+        self.assertEqual([], list(self.messages.bulk_get(
+            self.queue, [mine], project='p2')))
+        self.messages.delete(self.queue, mine, project='p2')
+        self.messages.bulk_delete(self.queue, [mine], project='p2')
+        self.assertEqual([], self.claim(project='p2')[1])
+        self.assertEqual(0, self.stats_of(self.queue, 'p2')['total'])
+        self.assertEqual(mine, self.messages.get(self.queue, mine,
+                                                 project=PROJECT)['id'])

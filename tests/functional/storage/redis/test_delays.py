@@ -1,0 +1,51 @@
+"""The delay behaviour suite, and redis-only checks, on ``redis.delay``."""
+
+from zaqar.common import cache as oslo_cache
+from oslo_utils import timeutils
+from oslo_utils import uuidutils
+from zaqar.storage import pipeline
+from zaqar.storage.redis import driver as upstream_driver
+from zaqar.tests import base as zaqar_base
+
+from tests.functional.storage import behaviour
+from tests.functional.storage.redis import base
+from zaqar_delay.storage.redis import driver
+from zaqar_delay.storage.redis import keys
+
+
+class RedisDelayTestBase(base.RedisMixin, zaqar_base.TestBase):
+    config_file = base.CONF
+
+    def setUp(self):
+        super().setUp()
+        oslo_cache.register_config(self.conf)
+        cache = oslo_cache.get_cache(self.conf)
+        self.control = upstream_driver.ControlDriver(self.conf, cache)
+        self.driver = driver.DataDriver(self.conf, cache, self.control)
+        self.queues = pipeline.DataDriver(self.conf, self.driver,
+                                          self.control).queue_controller
+
+
+class RedisDelayBehaviourTest(behaviour.DelayBehaviour, RedisDelayTestBase):
+
+    def test_claim_retry_returns_the_same_claim(self):
+        ids = self.post(0, 0, 0)
+        claim_id = uuidutils.generate_uuid()
+        now = timeutils.utcnow_ts()
+
+        def claim():
+            return self.claims._claim(
+                self.queue, behaviour.PROJECT, claim_id,
+                [now, 2, claim_id, 60, now + 60, 60, now + 60, 100])
+
+        first = [i.decode() for i in claim()]
+        self.assertEqual(ids[:2], first)
+        self.assertEqual(first, [i.decode() for i in claim()])
+        self.assertEqual([ids[2]], self.claim()[1])
+
+    def test_deleting_a_queue_removes_its_index(self):
+        self.post(0, 60)
+        self.claim(limit=1)
+        self.queues.delete(self.queue, project=behaviour.PROJECT)
+        names = keys.index(self.queue, behaviour.PROJECT)
+        self.assertEqual(0, self.redis.exists(*names))
