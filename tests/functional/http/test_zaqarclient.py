@@ -1,0 +1,103 @@
+"""A real zaqar-server with ``redis.delay``, driven by python-zaqarclient.
+
+Delays here are real and short (2 s): these are the only tests that wait.
+"""
+
+import time
+import uuid
+
+import testtools
+from zaqarclient.queues import client
+from zaqarclient.transport import errors as client_errors
+
+from zaqar_delay.cmd import devserver
+
+DELAY = 2
+
+
+class ZaqarClientTest(testtools.TestCase):
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.stack = devserver.Stack(max_delay=3600).start()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.stack.cleanup()
+        super().tearDownClass()
+
+    def client(self, project='p1'):
+        return client.Client(self.stack.url, version=2, conf={
+            'auth_opts': {'backend': 'noauth',
+                          'options': {'os_project_id': project}}})
+
+    def setUp(self):
+        super().setUp()
+        self.cli = self.client()
+        self.queue = self.cli.queue('q-' + uuid.uuid4().hex[:8],
+                                    force_create=True)
+
+    def bodies(self, **params):
+        return sorted(m.body for m in self.queue.messages(echo=True,
+                                                          **params))
+
+    def claim(self):
+        return self.queue.claim(ttl=60, grace=60, limit=10)
+
+    def test_delayed_queue_from_post_to_delete(self):
+        self.queue.metadata(new_meta={'_default_message_delay': DELAY})
+        self.queue.post([{'body': 'later', 'ttl': 300},
+                         {'body': 'now', 'ttl': 300, 'delay': 0}])
+        posted_at = time.time()
+
+        self.assertEqual(['now'], [m.body for m in self.claim()])
+        self.assertEqual([], self.bodies())
+        self.assertEqual(['later'], self.bodies(include_delayed=True))
+        self.assertEqual(['now'], self.bodies(include_claimed=True))
+        stats = self.queue.stats['messages']
+        self.assertEqual((2, 1, 1, 0), (stats['total'], stats['claimed'],
+                                        stats['delayed'], stats['free']))
+        self.assertIn('next_due', stats)
+        self.assertEqual([], list(self.claim()))
+
+        time.sleep(max(0, posted_at + DELAY + 1.1 - time.time()))
+        claim = self.claim()
+        messages = list(claim)
+        self.assertEqual(['later'], [m.body for m in messages])
+        messages[0].delete()
+        stats = self.queue.stats['messages']
+        self.assertEqual((1, 0), (stats['total'], stats['delayed']))
+
+    def test_queue_without_default_delay_ignores_delays(self):
+        self.queue.post([{'body': 'x', 'ttl': 300, 'delay': 60}])
+        self.assertEqual(['x'], [m.body for m in self.claim()])
+
+    def test_bad_delays_get_a_400_that_says_why(self):
+        self.queue.metadata(new_meta={'_default_message_delay': 60})
+        cases = [
+            ({'body': 1, 'ttl': 60, 'delay': 3601}, 'may not exceed 3600'),
+            ({'body': 1, 'ttl': 60, 'delay': -1}, 'at least 0'),
+            ({'body': 1, 'ttl': 60, 'delay': 120}, 'ttl longer than'),
+            ({'body': 1, 'ttl': 60, 'delay': 'soon'}, 'must be a int'),
+        ]
+        for message, reason in cases:
+            error = self.assertRaises(client_errors.MalformedRequest,
+                                      self.queue.post, [message])
+            self.assertIn(reason, str(error))
+
+    def test_bad_default_delay_metadata_gets_a_400(self):
+        for value in ('soon', -5, 3601):
+            self.assertRaises(client_errors.MalformedRequest,
+                              self.queue.metadata,
+                              new_meta={'_default_message_delay': value})
+
+    def test_projects_are_isolated(self):
+        self.queue.post([{'body': 'mine', 'ttl': 300}])
+        (mine,) = list(self.queue.messages(echo=True))
+        other = self.client('p2').queue(self.queue.name, force_create=True)
+        self.assertRaises(client_errors.ResourceNotFound,
+                          other.message, mine.id)
+        self.assertEqual(0, other.stats['messages']['total'])
+        self.assertEqual([], list(other.claim(ttl=60, grace=60)))
+        self.assertEqual(1, self.queue.stats['messages']['total'])

@@ -1,0 +1,193 @@
+"""``zaqar-delay-devserver``: a zaqar-server with ``redis.delay``, locally.
+
+Starts a redis-server and a noauth zaqar-server that stores messages with
+``redis.delay``, both on 127.0.0.1 and free ports, prints how to use them
+and stops both on Ctrl-C (or SIGTERM). The functional tests use the same
+``Stack``.
+"""
+
+import argparse
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+import uuid
+
+CONF = """\
+[DEFAULT]
+auth_strategy =
+pooling = False
+unreliable = True
+debug = {debug}
+
+[drivers]
+transport = wsgi
+message_store = {message_store}
+management_store = redis
+
+[drivers:transport:wsgi]
+bind = 127.0.0.1
+port = {port}
+
+[drivers:message_store:redis]
+uri = redis://127.0.0.1:{redis_port}?dbid={dbid}
+
+[drivers:management_store:redis]
+uri = redis://127.0.0.1:{redis_port}?dbid={mgmt_dbid}
+
+[transport]
+max_message_delay = {max_delay}
+
+[delay]
+ttl_shorter_than_delay = {ttl_policy}
+"""
+
+EXAMPLE = """\
+zaqar-server ({store}) at {url}   (redis-server on 127.0.0.1:{redis_port})
+config: {conf}
+
+Try it with python-zaqarclient:
+
+  from zaqarclient.queues import client
+  cli = client.Client('{url}', version=2, conf={{'auth_opts': {{
+      'backend': 'noauth', 'options': {{'os_project_id': 'demo'}}}}}})
+  q = cli.queue('reminders', force_create=True)
+  q.metadata(new_meta={{'_default_message_delay': 30}})
+  q.post([{{'body': 'in 30 s', 'ttl': 300}},
+          {{'body': 'now', 'ttl': 300, 'delay': 0}}])
+  print([m.body for m in q.claim(ttl=60, grace=60, limit=10)])  # ['now']
+  print(q.stats)                          # delayed: 1, next_due: ...
+
+Press Ctrl-C to stop.
+"""
+
+
+def free_port():
+    with socket.socket() as sock:
+        sock.bind(('127.0.0.1', 0))
+        return sock.getsockname()[1]
+
+
+def _binary(name):
+    beside = os.path.join(os.path.dirname(sys.executable), name)
+    found = beside if os.path.exists(beside) else shutil.which(name)
+    if not found:
+        raise SystemExit('%s not found: install it first (see README)'
+                         % name)
+    return found
+
+
+class Stack:
+    """A redis-server and a zaqar-server using it, on loopback."""
+
+    def __init__(self, message_store='redis.delay', max_delay=86400,
+                 ttl_policy='reject', redis_port=None, dbid=0,
+                 log_path=None, debug=False):
+        self.dir = tempfile.mkdtemp(prefix='zaqar-delay-dev-')
+        self.processes = []
+        self.redis_port = redis_port
+        self.port = free_port()
+        self.url = 'http://127.0.0.1:%d' % self.port
+        self.conf = os.path.join(self.dir, 'zaqar.conf')
+        self.log_path = log_path or os.path.join(self.dir, 'zaqar.log')
+        self.store = message_store
+        self._settings = dict(message_store=message_store,
+                              max_delay=max_delay, ttl_policy=ttl_policy,
+                              dbid=dbid, mgmt_dbid=dbid + 1, debug=debug)
+
+    def start(self, timeout=60):
+        try:
+            if self.redis_port is None:
+                self.redis_port = free_port()
+                self._spawn([_binary('redis-server'), '--bind', '127.0.0.1',
+                             '--port', str(self.redis_port), '--save', '',
+                             '--appendonly', 'no', '--dir', self.dir],
+                            subprocess.DEVNULL)
+            with open(self.conf, 'w') as conf:
+                conf.write(CONF.format(port=self.port,
+                                       redis_port=self.redis_port,
+                                       **self._settings))
+            self._log = open(self.log_path, 'ab')
+            self._spawn([_binary('zaqar-server'), '--config-file',
+                         self.conf], self._log)
+            self._wait_ready(timeout)
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def _spawn(self, argv, output):
+        self.processes.append(subprocess.Popen(
+            argv, stdout=output, stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL))
+
+    def _wait_ready(self, timeout):
+        ping = urllib.request.Request(self.url + '/v2/ping', headers={
+            'Client-ID': str(uuid.uuid4()), 'X-Project-ID': 'ping'})
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for process in self.processes:
+                if process.poll() is not None:
+                    raise RuntimeError('%s exited; see %s' % (
+                        process.args[0], self.log_path))
+            try:
+                with urllib.request.urlopen(ping, timeout=2) as reply:
+                    if reply.status == 204:
+                        return
+            except OSError:
+                time.sleep(0.2)
+        raise RuntimeError('zaqar-server not ready in %ss; see %s'
+                           % (timeout, self.log_path))
+
+    def stop(self):
+        for process in reversed(self.processes):
+            process.terminate()
+        for process in reversed(self.processes):
+            try:
+                process.wait(10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+        self.processes = []
+        if getattr(self, '_log', None):
+            self._log.close()
+
+    def cleanup(self):
+        self.stop()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog='zaqar-delay-devserver',
+                                     description=__doc__.splitlines()[0])
+    parser.add_argument('--max-message-delay', type=int, default=86400,
+                        help='[transport] max_message_delay, in seconds')
+    parser.add_argument('--store', default='redis.delay',
+                        choices=['redis.delay', 'redis'],
+                        help='message store driver (redis: upstream)')
+    args = parser.parse_args(argv)
+
+    stack = Stack(message_store=args.store,
+                  max_delay=args.max_message_delay)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    try:
+        stack.start()
+        print(EXAMPLE.format(store=args.store, url=stack.url,
+                             redis_port=stack.redis_port, conf=stack.conf),
+              flush=True)
+        while all(p.poll() is None for p in stack.processes):
+            time.sleep(0.5)
+        print('a server exited; see %s' % stack.log_path, file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        stack.stop()
+
+
+if __name__ == '__main__':
+    sys.exit(main())
