@@ -38,6 +38,10 @@ class ClaimController(upstream.ClaimController):
         return self._lua['claim'](
             keys=self._keys(queue, project, claim_id), args=args)
 
+    def _exists(self, queue, claim_id, project):
+        # An empty claim has no id (None): it never exists.
+        return bool(claim_id) and super()._exists(queue, claim_id, project)
+
     def _count_messages(self, queue, project):
         return self._client.zcount(keys.index(queue, project)[5],
                                    '(%d' % timeutils.utcnow_ts(), '+inf')
@@ -51,15 +55,16 @@ class ClaimController(upstream.ClaimController):
         queue_meta = self._queue_ctrl.get(queue, project=project)
 
         claim_id = uuidutils.generate_uuid()
-        ids = self._claim(queue, project, claim_id, [
+        hashes = self._claim(queue, project, claim_id, [
             now, limit, claim_id, claim_ttl, claim_expires,
             claim_ttl + grace, claim_expires + grace,
             self.driver.delay_conf.promote_batch_size])
-        if not ids:
+        if not hashes:
             return None, iter([])
 
-        found = models.Message.from_redis_bulk(ids, self._client)
-        claimed = [msg.to_basic(now) for msg in found if msg]
+        claimed = [models.Message.from_hmap(
+            dict(zip(fields[::2], fields[1::2]))).to_basic(now)
+            for fields in hashes]
         if '_max_claim_count' in queue_meta and \
                 '_dead_letter_queue' in queue_meta:
             claimed = self._dead_letter(queue, project, claim_id, claimed,

@@ -10,9 +10,10 @@ ARGV[1] now          ARGV[2] limit          ARGV[3] claim id
 ARGV[4] claim ttl    ARGV[5] claim expiry   ARGV[6] message ttl (grace)
 ARGV[7] message expiry                      ARGV[8] batch (work bound)
 
-Returns the claimed message ids. When the claim hash already exists the
-call is a retry of a claim that already ran: its ids are returned and
-nothing else changes. Work: O((batch + limit) log n).
+Returns one HGETALL reply (a flat field/value list) per claimed message.
+When the claim hash already exists the call is a retry of a claim that
+already ran: its messages are returned and nothing else changes.
+Work: O((batch + limit) log n).
 --]]
 --- @include "promote"
 
@@ -25,8 +26,19 @@ local msg_ttl = tonumber(ARGV[6])
 local msg_expires = tonumber(ARGV[7])
 local batch = tonumber(ARGV[8])
 
+local function hashes(ids)
+    local found = {}
+    for _, mid in ipairs(ids) do
+        local hash = redis.call('HGETALL', mid)
+        if #hash > 0 then
+            found[#found + 1] = hash
+        end
+    end
+    return found
+end
+
 if redis.call('EXISTS', KEYS[8]) == 1 then
-    return redis.call('LRANGE', KEYS[9], 0, -1)
+    return hashes(redis.call('LRANGE', KEYS[9], 0, -1))
 end
 
 promote(now, batch)
@@ -66,4 +78,4 @@ if #claimed > 0 then
     redis.call('EXPIRE', KEYS[9], claim_ttl)
     redis.call('ZADD', KEYS[7], claim_expires, claim_id)
 end
-return claimed
+return hashes(claimed)
