@@ -31,15 +31,15 @@ class MessageController(upstream.MessageController):
     exactly one state, and each state is indexed by rank and, where it
     ends on its own, by the time it ends:
 
-    =====================================  ================  ============
-    Key                                    Score             Holds
-    =====================================  ================  ============
-    ``<project>.<queue>.delay.ready``       rank              due, free
-    ``<project>.<queue>.delay.waiting``    rank              not yet due
-    ``<project>.<queue>.delay.due``        due time (``d``)  not yet due
-    ``<project>.<queue>.delay.claimed``    rank              claimed
-    ``<project>.<queue>.delay.claim_expiry``  claim expiry   claimed
-    =====================================  ================  ============
+    ==========================================  =================  ==========
+    Key                                         Score              Holds
+    ==========================================  =================  ==========
+    ``<project>.<queue>.delay.ready``           rank               due, free
+    ``<project>.<queue>.delay.waiting``         rank               not due
+    ``<project>.<queue>.delay.due``             due time (``d``)   not due
+    ``<project>.<queue>.delay.claimed``         rank               claimed
+    ``<project>.<queue>.delay.claim_expiry``    claim expiry       claimed
+    ==========================================  =================  ==========
 
     A claim takes the lowest ranks of ``ready``; a default list page is a
     range of ``ready`` after the marker rank; with ``include_claimed`` or
@@ -202,4 +202,3 @@ class MessageController(upstream.MessageController):
             raise errors.MessageNotClaimed(reply[1])
         if reply[0] == 3:
             raise errors.ClaimDoesNotMatch(reply[2], queue, project)
-

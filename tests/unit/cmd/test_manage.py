@@ -1,0 +1,27 @@
+import io
+
+import testtools
+
+from zaqar_delay.cmd import manage
+
+
+class ManageArgsTest(testtools.TestCase):
+
+    def test_needs_a_store(self):
+        error = self.assertRaises(SystemExit, manage.main,
+                                  ['redis', 'migrate', '--to', 'redis'],
+                                  out=io.StringIO())
+        self.assertEqual(2, error.code)
+
+    def test_target_must_be_a_redis_driver(self):
+        error = self.assertRaises(SystemExit, manage.main,
+                                  ['--uri', 'redis://x', 'redis', 'migrate',
+                                   '--to', 'mongodb'], out=io.StringIO())
+        self.assertEqual(2, error.code)
+
+    def test_batch_must_be_positive(self):
+        error = self.assertRaises(SystemExit, manage.main,
+                                  ['--uri', 'redis://x', 'redis', 'migrate',
+                                   '--to', 'redis', '--batch', '0'],
+                                  out=io.StringIO())
+        self.assertEqual(2, error.code)

@@ -1,0 +1,70 @@
+import testtools
+
+from zaqar_delay import delay
+from zaqar_delay import errors
+from zaqar_delay import opts
+
+
+class QueueDefaultTest(testtools.TestCase):
+
+    def test_default_is_read_from_metadata(self):
+        self.assertEqual(30, delay.queue_default(
+            {'_default_message_delay': 30}))
+
+    def test_missing_zero_or_invalid_defaults_mean_no_delay(self):
+        for meta in (None, {}, {'_default_message_delay': 0},
+                     {'_default_message_delay': -5},
+                     {'_default_message_delay': '30'},
+                     {'_default_message_delay': True}):
+            self.assertEqual(0, delay.queue_default(meta), meta)
+
+
+class ResolveTest(testtools.TestCase):
+
+    def test_message_delay_wins_over_the_queue_default(self):
+        self.assertEqual(0, delay.resolve({'delay': 0}, 600))
+        self.assertEqual(600, delay.resolve({}, 600))
+
+    def test_needs_queue_default_only_when_a_delay_is_missing(self):
+        self.assertFalse(delay.needs_queue_default([{'delay': 1}]))
+        self.assertTrue(delay.needs_queue_default([{'delay': 1}, {}]))
+
+
+class CheckTest(testtools.TestCase):
+
+    def check(self, delay_value, ttl=3600, max_delay=900,
+              policy=opts.REJECT):
+        delay.check({'ttl': ttl}, delay_value, max_delay, policy)
+
+    def test_bounds(self):
+        self.check(0)
+        self.check(900)
+        error = self.assertRaises(errors.DelayError, self.check, 901)
+        self.assertIn('between 0 and 900 seconds; got 901', str(error))
+        self.assertRaises(errors.DelayError, self.check, -1)
+
+    def test_type(self):
+        for value in ('10', 1.5, None, True):
+            error = self.assertRaises(errors.DelayError, self.check, value)
+            self.assertIn('integer number of seconds', str(error))
+
+    def test_ttl_ending_before_the_delay(self):
+        error = self.assertRaises(errors.DelayError, self.check, 600,
+                                  ttl=600)
+        self.assertIn('ttl 600 would expire before its delay of 600',
+                      str(error))
+        self.check(600, ttl=600, policy=opts.ACCEPT)
+        self.check(599, ttl=600)
+        self.check(0, ttl=60)
+
+    def test_prepare_checks_every_message(self):
+        msgs = [{'ttl': 3600}, {'ttl': 3600, 'delay': 5}]
+        self.assertEqual([60, 5], delay.prepare(msgs, 60, 900, opts.REJECT))
+        msgs.append({'ttl': 10})
+        self.assertRaises(errors.DelayError, delay.prepare, msgs, 60, 900,
+                          opts.REJECT)
+
+    def test_delay_error_is_a_zaqar_validation_error(self):
+        from zaqar.transport import validation
+        self.assertTrue(issubclass(errors.DelayError,
+                                   validation.ValidationFailed))
