@@ -42,7 +42,7 @@ _max_message_delay_doc = copy.deepcopy(transport.max_message_delay)
 _max_message_delay_doc.help = (
     'Largest delay, in seconds, a message may have, and largest '
     '_default_message_delay a queue may have. Zaqar checks it at the API; '
-    'the *.delay storage drivers check it again in storage, so a message '
+    'the zaqar-delay storage drivers check it again, so a message '
     'that reaches storage by another path obeys it too. Delays of any '
     'size up to this maximum cost the same to claim and list.')
 
