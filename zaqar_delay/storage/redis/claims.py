@@ -1,12 +1,4 @@
-"""Claim operations of the ``redis.delay`` driver.
-
-Claim records are upstream's (see upstream's ClaimController): a hash per
-claim (key: the claim id; fields ``id t e n``), the list
-``messages.<claim id>`` of its message ids, and the sorted set
-``<project>.<queue>.claims`` (claim expiry -> claim id). Each operation is
-one Lua script that also moves the messages between the index sets
-described in :class:`zaqar_delay.storage.redis.messages.MessageController`.
-"""
+"""Claim operations of the ``redis.delay`` driver."""
 
 from oslo_utils import timeutils
 from oslo_utils import uuidutils
@@ -20,7 +12,16 @@ from zaqar_delay.storage.redis import keys
 
 
 class ClaimController(upstream.ClaimController):
-    """Claims that take only ready messages, atomically and idempotently."""
+    """Claims that take only ready messages, atomically and idempotently.
+
+    Claim records are upstream's, so ``redis`` reads them too: a hash per
+    claim (key: the claim id; fields ``id t e n``), the list
+    ``messages.<claim id>`` of its message ids, and the sorted set
+    ``<project>.<queue>.claims`` (claim expiry -> claim id). Each
+    operation is one Lua script that also moves the claimed messages
+    between the index sets described in
+    :class:`zaqar_delay.storage.redis.messages.MessageController`.
+    """
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
