@@ -1,0 +1,42 @@
+"""A ``redis.delay://`` pool URI: Zaqar loads our driver and it uses it."""
+
+import uuid
+
+import redis
+from zaqar.common import cache as oslo_cache
+from zaqar.storage.redis import driver as upstream_driver
+from zaqar.storage import utils as storage_utils
+from zaqar.tests import base as zaqar_base
+
+from tests.functional.storage.redis import base
+from zaqar_delay.storage.redis import driver
+from zaqar_delay.storage.redis import keys
+
+POOL_DB = 7
+
+
+class PoolUriTest(base.RedisMixin, zaqar_base.TestBase):
+    config_file = base.CONF
+
+    def test_pool_uri_selects_the_driver_and_its_database(self):
+        oslo_cache.register_config(self.conf)
+        cache = oslo_cache.get_cache(self.conf)
+        control = upstream_driver.ControlDriver(self.conf, cache)
+        port = self.redis.connection_pool.connection_kwargs['port']
+        uri = 'redis.delay://127.0.0.1:%d?dbid=%d' % (port, POOL_DB)
+
+        conf = storage_utils.dynamic_conf(uri, {}, conf=self.conf)
+        data = storage_utils.load_storage_driver(conf, cache,
+                                                 control_driver=control)
+        self.assertIsInstance(data, driver.DataDriver)
+
+        control.queue_controller.create('q', project='p')
+        (mid,) = data.message_controller.post(
+            'q', [{'ttl': 60, 'body': 1, 'delay': 30}], str(uuid.uuid4()),
+            project='p')
+
+        in_pool = redis.Redis(port=port, db=POOL_DB)
+        self.addCleanup(in_pool.flushdb)
+        self.assertTrue(in_pool.exists(mid))
+        self.assertEqual(1, in_pool.zcard(keys.index('q', 'p')[3]))
+        self.assertFalse(self.redis.exists(mid))
