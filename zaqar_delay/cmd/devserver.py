@@ -26,11 +26,11 @@ unreliable = True
 debug = {debug}
 
 [drivers]
-transport = wsgi
+transport = {transport}
 message_store = {message_store}
 management_store = redis
 
-[drivers:transport:wsgi]
+[drivers:transport:{transport}]
 bind = 127.0.0.1
 port = {port}
 
@@ -82,17 +82,30 @@ def _binary(name):
     return found
 
 
+def _wait_port(port, deadline, log_path):
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(('127.0.0.1', port), 1).close()
+            return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError('zaqar-server (websocket) not listening; see %s'
+                       % log_path)
+
+
 class Stack:
     """A redis-server and a zaqar-server using it, on loopback."""
 
     def __init__(self, message_store='redis.delay', max_delay=86400,
                  ttl_policy='reject', redis_port=None, dbid=0,
-                 log_path=None, debug=False):
+                 log_path=None, debug=False, websocket=False):
         self.dir = tempfile.mkdtemp(prefix='zaqar-delay-dev-')
         self.processes = []
         self.redis_port = redis_port
         self.port = free_port()
         self.url = 'http://127.0.0.1:%d' % self.port
+        self.ws_port = free_port() if websocket else None
+        self.ws_url = websocket and 'ws://127.0.0.1:%d' % self.ws_port
         self.conf = os.path.join(self.dir, 'zaqar.conf')
         self.log_path = log_path or os.path.join(self.dir, 'zaqar.log')
         self.store = message_store
@@ -108,18 +121,22 @@ class Stack:
                              '--port', str(self.redis_port), '--save', '',
                              '--appendonly', 'no', '--dir', self.dir],
                             subprocess.DEVNULL)
-            with open(self.conf, 'w') as conf:
-                conf.write(CONF.format(port=self.port,
-                                       redis_port=self.redis_port,
-                                       **self._settings))
             self._log = open(self.log_path, 'ab')
-            self._spawn([_binary('zaqar-server'), '--config-file',
-                         self.conf], self._log)
+            self._serve(self.conf, 'wsgi', self.port)
+            if self.ws_port:
+                self._serve(self.conf + '.ws', 'websocket', self.ws_port)
             self._wait_ready(timeout)
         except BaseException:
             self.stop()
             raise
         return self
+
+    def _serve(self, path, transport, port):
+        with open(path, 'w') as conf:
+            conf.write(CONF.format(port=port, redis_port=self.redis_port,
+                                   transport=transport, **self._settings))
+        self._spawn([_binary('zaqar-server'), '--config-file', path],
+                    self._log)
 
     def _spawn(self, argv, output):
         self.processes.append(subprocess.Popen(
@@ -127,9 +144,9 @@ class Stack:
             stdin=subprocess.DEVNULL))
 
     def _wait_ready(self, timeout):
+        deadline = time.monotonic() + timeout
         ping = urllib.request.Request(self.url + '/v2/ping', headers={
             'Client-ID': str(uuid.uuid4()), 'X-Project-ID': 'ping'})
-        deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             for process in self.processes:
                 if process.poll() is not None:
@@ -138,11 +155,14 @@ class Stack:
             try:
                 with urllib.request.urlopen(ping, timeout=2) as reply:
                     if reply.status == 204:
-                        return
+                        break
             except OSError:
                 time.sleep(0.2)
-        raise RuntimeError('zaqar-server not ready in %ss; see %s'
-                           % (timeout, self.log_path))
+        else:
+            raise RuntimeError('zaqar-server not ready in %ss; see %s'
+                               % (timeout, self.log_path))
+        if self.ws_port:
+            _wait_port(self.ws_port, deadline, self.log_path)
 
     def stop(self):
         for process in reversed(self.processes):
