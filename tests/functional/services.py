@@ -7,20 +7,15 @@ loopback port, on first use, and stops it (by PID) when it exits.
 import atexit
 import os
 import shutil
-import socket
 import subprocess
 import tempfile
 import time
 
 import redis
 
+from zaqar_delay.cmd import devserver
+
 _started = {}
-
-
-def free_port():
-    with socket.socket() as sock:
-        sock.bind(('127.0.0.1', 0))
-        return sock.getsockname()[1]
 
 
 def _wait(check, what, timeout=15.0):
@@ -45,13 +40,14 @@ class RedisServer:
         if not binary:
             raise RuntimeError('redis-server is not installed: '
                                'apt-get install redis-server')
-        self.port = free_port()
+        self.port = devserver.free_port()
         self.dir = tempfile.mkdtemp(prefix='zaqar-delay-redis-')
         self.process = subprocess.Popen(
             [binary, '--bind', '127.0.0.1', '--port', str(self.port),
              '--save', '', '--appendonly', 'no', '--dir', self.dir,
              '--databases', '32'],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            preexec_fn=devserver.die_with_parent)
         self.url = 'redis://127.0.0.1:%d' % self.port
         self.client = redis.Redis(port=self.port, socket_timeout=5)
         _wait(self.client.ping, 'redis-server')

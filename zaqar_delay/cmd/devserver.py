@@ -7,6 +7,7 @@ and stops both on Ctrl-C (or SIGTERM). The functional tests use the same
 """
 
 import argparse
+import ctypes
 import os
 import shutil
 import signal
@@ -65,6 +66,14 @@ Try it with python-zaqarclient:
 
 Press Ctrl-C to stop.
 """
+
+
+def die_with_parent():
+    """In a child process: get SIGTERM when the parent dies (Linux)."""
+    try:
+        ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
 
 
 def free_port():
@@ -141,7 +150,7 @@ class Stack:
     def _spawn(self, argv, output):
         self.processes.append(subprocess.Popen(
             argv, stdout=output, stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL))
+            stdin=subprocess.DEVNULL, preexec_fn=die_with_parent))
 
     def _wait_ready(self, timeout):
         deadline = time.monotonic() + timeout
@@ -206,7 +215,7 @@ def main(argv=None):
     except KeyboardInterrupt:
         return 0
     finally:
-        stack.stop()
+        stack.cleanup()
 
 
 if __name__ == '__main__':
