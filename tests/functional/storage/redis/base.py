@@ -2,7 +2,11 @@
 
 import os
 
+from zaqar.common import cache as zaqar_cache
+from zaqar.storage.redis import driver as upstream_driver
+
 from tests.functional import services
+from zaqar_delay.storage.redis import driver as delay_driver
 
 DRIVER_CONF = """
 [DEFAULT]
@@ -47,3 +51,11 @@ class RedisMixin:
         self.redis = server.client
         self.addCleanup(server.client.flushall)
         super().setUp()
+
+
+def drivers(conf, data_driver=delay_driver.DataDriver):
+    """A redis control driver and a data driver on it, from ``conf``."""
+    zaqar_cache.register_config(conf)
+    cache = zaqar_cache.get_cache(conf)
+    control = upstream_driver.ControlDriver(conf, cache)
+    return control, data_driver(conf, cache, control)

@@ -10,12 +10,9 @@ import time
 import uuid
 
 from oslo_utils import timeutils
-from zaqar.common import cache as oslo_cache
-from zaqar.storage.redis import driver as upstream_driver
 from zaqar.tests import base as zaqar_base
 
 from tests.functional.storage.redis import base
-from zaqar_delay.storage.redis import driver
 
 MESSAGES = 3000
 CLAIMERS = 4
@@ -27,10 +24,7 @@ class ConcurrentClaimersTest(base.RedisMixin, zaqar_base.TestBase):
     config_file = base.CONF
 
     def _driver(self):
-        oslo_cache.register_config(self.conf)
-        cache = oslo_cache.get_cache(self.conf)
-        control = upstream_driver.ControlDriver(self.conf, cache)
-        return control, driver.DataDriver(self.conf, cache, control)
+        return base.drivers(self.conf)
 
     def test_claimers_never_early_never_double_never_lost(self):
         control, data = self._driver()

@@ -1,15 +1,12 @@
 """The delay behaviour suite, and redis-only checks, on ``redis.delay``."""
 
-from zaqar.common import cache as oslo_cache
 from oslo_utils import timeutils
 from oslo_utils import uuidutils
 from zaqar.storage import pipeline
-from zaqar.storage.redis import driver as upstream_driver
 from zaqar.tests import base as zaqar_base
 
 from tests.functional.storage import behaviour
 from tests.functional.storage.redis import base
-from zaqar_delay.storage.redis import driver
 from zaqar_delay.storage.redis import keys
 
 
@@ -18,10 +15,7 @@ class RedisDelayTestBase(base.RedisMixin, zaqar_base.TestBase):
 
     def setUp(self):
         super().setUp()
-        oslo_cache.register_config(self.conf)
-        cache = oslo_cache.get_cache(self.conf)
-        self.control = upstream_driver.ControlDriver(self.conf, cache)
-        self.driver = driver.DataDriver(self.conf, cache, self.control)
+        self.control, self.driver = base.drivers(self.conf)
         self.queues = pipeline.DataDriver(self.conf, self.driver,
                                           self.control).queue_controller
 

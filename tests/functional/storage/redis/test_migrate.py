@@ -22,7 +22,7 @@ class MigrateTest(test_delays.RedisDelayTestBase):
         timeutils.set_time_override()
         self.addCleanup(timeutils.clear_time_override)
         self.upstream = upstream_driver.DataDriver(self.conf,
-                                                   self.driver.cache,
+                                                   self.control.cache,
                                                    self.control)
         self.queues.create('q', project=PROJECT)
 

@@ -3,8 +3,6 @@
 import uuid
 
 import redis
-from zaqar.common import cache as oslo_cache
-from zaqar.storage.redis import driver as upstream_driver
 from zaqar.storage import utils as storage_utils
 from zaqar.tests import base as zaqar_base
 
@@ -19,14 +17,12 @@ class PoolUriTest(base.RedisMixin, zaqar_base.TestBase):
     config_file = base.CONF
 
     def test_pool_uri_selects_the_driver_and_its_database(self):
-        oslo_cache.register_config(self.conf)
-        cache = oslo_cache.get_cache(self.conf)
-        control = upstream_driver.ControlDriver(self.conf, cache)
+        control, _ = base.drivers(self.conf)
         port = self.redis.connection_pool.connection_kwargs['port']
         uri = 'redis.delay://127.0.0.1:%d?dbid=%d' % (port, POOL_DB)
 
         conf = storage_utils.dynamic_conf(uri, {}, conf=self.conf)
-        data = storage_utils.load_storage_driver(conf, cache,
+        data = storage_utils.load_storage_driver(conf, control.cache,
                                                  control_driver=control)
         self.assertIsInstance(data, driver.DataDriver)
 
