@@ -3,6 +3,8 @@
 No I/O here; every storage driver uses these the same way.
 """
 
+import datetime
+
 from zaqar_delay import errors
 from zaqar_delay import opts
 
@@ -58,3 +60,26 @@ def prepare(messages, default, max_delay, policy):
         check(message, delay, max_delay, policy)
         delays.append(delay)
     return delays
+
+
+def iso(timestamp):
+    """A unix time as Zaqar writes times: ``YYYY-MM-DDTHH:MM:SSZ``."""
+    return datetime.datetime.fromtimestamp(
+        timestamp, tz=datetime.timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ')
+
+
+def stats(total, claimed, delayed, next_due=None):
+    """Queue message counts that always add up.
+
+    ``claimed`` and ``delayed`` are clamped so that ``free`` (what a claim
+    can take now) is never negative; ``next_due`` (unix time of the
+    earliest delayed message) is given as ``next_due`` when something is
+    delayed.
+    """
+    claimed = min(claimed, total)
+    delayed = min(delayed, total - claimed)
+    counts = {'total': total, 'claimed': claimed, 'delayed': delayed,
+              'free': total - claimed - delayed}
+    if delayed and next_due is not None:
+        counts['next_due'] = iso(next_due)
+    return counts

@@ -11,7 +11,7 @@ from zaqar.storage.redis import models
 from zaqar.storage.redis import utils
 from zaqar.storage import utils as s_utils
 
-from zaqar_delay import delay
+from zaqar_delay.storage import common
 from zaqar_delay.storage.redis import keys
 
 Message = models.Message
@@ -63,23 +63,13 @@ class MessageController(upstream.MessageController):
         super()._delete_queue_messages(queue, project, pipe)
         pipe.delete(*keys.own(queue, project))
 
-    def _delay_of(self, queue, project, messages):
-        default = 0
-        if delay.needs_queue_default(messages):
-            try:
-                default = delay.queue_default(
-                    self._queue_ctrl.get_metadata(queue, project))
-            except errors.QueueDoesNotExist:
-                default = 0
-        return delay.prepare(messages, default, self.driver.max_delay,
-                             self.driver.delay_conf.ttl_shorter_than_delay)
-
     @utils.raises_conn_error
     @utils.retries_on_connection_error
     def post(self, queue, messages, client_uuid, project=None):
         messages = list(messages)
         client_uuid = str(uuid.UUID(str(client_uuid)))
-        delays = self._delay_of(queue, project, messages)
+        delays = common.message_delays(self.driver, self._queue_ctrl, queue,
+                                       project, messages)
         checksums = self.driver.conf.enable_checksum
 
         ids = [uuidutils.generate_uuid() for _ in messages]

@@ -4,18 +4,12 @@ Zaqar loads it from the ``zaqar_delay.storage.redis.driver.queue.stages``
 entry point, named after the driver's module.
 """
 
-import datetime
-
 from oslo_utils import timeutils
 from zaqar.storage.redis import messages as upstream
 from zaqar.storage.redis import utils
 
+from zaqar_delay import delay
 from zaqar_delay.storage.redis import keys
-
-
-def _iso(timestamp):
-    return datetime.datetime.fromtimestamp(
-        timestamp, tz=datetime.timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ')
 
 
 class MessageQueueHandler(upstream.MessageQueueHandler):
@@ -41,11 +35,7 @@ class MessageQueueHandler(upstream.MessageQueueHandler):
                                withscores=True)
             delayed, first_due = pipe.execute()
 
-        total = counts['total']
-        claimed = min(counts['claimed'], total)
-        delayed = min(delayed, total - claimed)
-        counts.update(claimed=claimed, delayed=delayed,
-                      free=total - claimed - delayed)
-        if delayed and first_due:
-            counts['next_due'] = _iso(int(first_due[0][1]))
+        next_due = int(first_due[0][1]) if first_due else None
+        counts.update(delay.stats(counts['total'], counts['claimed'],
+                                  delayed, next_due))
         return stats

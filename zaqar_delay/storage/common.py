@@ -1,0 +1,23 @@
+"""What every ``*.delay`` driver does the same way around its storage."""
+
+from zaqar.storage import errors
+
+from zaqar_delay import delay
+
+
+def message_delays(driver, queue_controller, queue, project, messages):
+    """The delay of each posted message, checked.
+
+    A message without ``delay`` gets the queue's ``_default_message_delay``
+    (read only when needed, so a post to a normal queue whose messages all
+    carry a delay reads nothing). Raises DelayError for a refused delay.
+    """
+    default = 0
+    if delay.needs_queue_default(messages):
+        try:
+            default = delay.queue_default(
+                queue_controller.get_metadata(queue, project))
+        except errors.QueueDoesNotExist:
+            default = 0
+    return delay.prepare(messages, default, driver.max_delay,
+                         driver.delay_conf.ttl_shorter_than_delay)
