@@ -8,9 +8,11 @@ import atexit
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 
+import pymongo
 import redis
 
 from zaqar_delay.cmd import devserver
@@ -59,6 +61,51 @@ class RedisServer:
         except subprocess.TimeoutExpired:
             self.process.kill()
         shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class MongoServer:
+    """A MongoDB wire-protocol server: secantusdb, in memory.
+
+    With ``ZAQAR_DELAY_TEST_MONGODB_URL`` set, that server (a real
+    mongod, say) is used instead and nothing is started.
+    """
+
+    def __init__(self):
+        self.process = None
+        self.url = os.environ.get('ZAQAR_DELAY_TEST_MONGODB_URL')
+        if not self.url:
+            binary = shutil.which('secantusd-py') or os.path.join(
+                os.path.dirname(sys.executable), 'secantusd-py')
+            port = devserver.free_port()
+            self.process = subprocess.Popen(
+                [binary, '--host', '127.0.0.1', '--port', str(port),
+                 '--storage-path', ':memory:', '--standalone'],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                preexec_fn=devserver.die_with_parent)
+            self.url = 'mongodb://127.0.0.1:%d' % port
+        self.client = pymongo.MongoClient(self.url,
+                                          serverSelectionTimeoutMS=20000)
+        _wait(lambda: self.client.admin.command('ping'), 'mongodb server',
+              timeout=60)
+        self.version = self.client.server_info()['version']
+
+    def stop(self):
+        self.client.close()
+        if self.process:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+
+
+def mongo_server():
+    """The MongoDB server of this test process."""
+    if 'mongo' not in _started:
+        server = MongoServer()
+        atexit.register(server.stop)
+        _started['mongo'] = server
+    return _started['mongo']
 
 
 def redis_server():

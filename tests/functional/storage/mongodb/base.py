@@ -1,0 +1,61 @@
+"""Set-up shared by the tests that run against a MongoDB server.
+
+The server is secantusdb (a MongoDB wire-protocol server from PyPI),
+started per test process, or the server of ZAQAR_DELAY_TEST_MONGODB_URL
+(a real mongod, say).
+"""
+
+import uuid
+
+from zaqar.common import cache as zaqar_cache
+from zaqar.conf import drivers_message_store_mongodb as message_opts
+from zaqar.storage.mongodb import driver as upstream_driver
+from zaqar.tests.unit.storage import test_impl_mongodb
+
+from tests.functional import services
+from zaqar_delay.storage.mongodb import driver as delay_driver
+
+DRIVER_CONF = """
+[DEFAULT]
+unreliable = True
+pooling = False
+
+[drivers]
+transport = wsgi
+message_store = mongodb.delay
+management_store = mongodb
+
+[drivers:message_store:mongodb]
+uri = {url}
+database = zd_messages
+max_reconnect_attempts = 3
+reconnect_sleep = 0.001
+max_attempts = 5
+
+[drivers:management_store:mongodb]
+uri = {url}
+database = zd_management
+"""
+
+CONF = 'wsgi_mongodb_delay.conf'
+
+
+class MongoMixin(test_impl_mongodb.MongodbSetupMixin):
+    """Start the process's MongoDB server; a fresh database per test."""
+
+    def setUp(self):
+        server = services.mongo_server()
+        services.zaqar_conf_dir(CONF, DRIVER_CONF.format(url=server.url))
+        self.mongo = server.client
+        super().setUp()
+
+
+def drivers(conf, data_driver=delay_driver.DataDriver):
+    """A mongodb control driver and a data driver, on fresh databases."""
+    conf.register_opts(message_opts.ALL_OPTS, group=message_opts.GROUP_NAME)
+    conf.set_override('database', 'zd_' + uuid.uuid4().hex,
+                      group=message_opts.GROUP_NAME)
+    zaqar_cache.register_config(conf)
+    cache = zaqar_cache.get_cache(conf)
+    control = upstream_driver.ControlDriver(conf, cache)
+    return control, data_driver(conf, cache, control)

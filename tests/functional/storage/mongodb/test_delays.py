@@ -1,0 +1,26 @@
+"""The delay behaviour suite on ``mongodb.delay``."""
+
+from zaqar.storage import pipeline
+from zaqar.tests import base as zaqar_base
+
+from tests.functional.storage import behaviour
+from tests.functional.storage.mongodb import base
+
+
+class MongoDelayTestBase(base.MongoMixin, zaqar_base.TestBase):
+    config_file = base.CONF
+
+    def setUp(self):
+        super().setUp()
+        self.control, self.driver = base.drivers(self.conf)
+        self.queues = pipeline.DataDriver(self.conf, self.driver,
+                                          self.control).queue_controller
+
+    def _purge_databases(self):
+        for db in self.driver.message_databases + [
+                self.control.queues_database]:
+            self.driver.connection.drop_database(db)
+
+
+class MongoDelayBehaviourTest(behaviour.DelayBehaviour, MongoDelayTestBase):
+    pass

@@ -1,0 +1,1 @@
+"""The ``mongodb.delay`` and ``mongodb.fifo.delay`` storage drivers."""

@@ -1,0 +1,115 @@
+"""Claim operations of the ``mongodb.delay`` drivers."""
+
+import datetime
+
+from bson import objectid
+from oslo_utils import timeutils
+from zaqar import storage
+from zaqar.storage import errors
+from zaqar.storage.mongodb import claims as upstream
+from zaqar.storage.mongodb import utils
+
+from zaqar_delay.storage.mongodb import messages as delay_messages
+
+READY, CLAIMED = delay_messages.READY, delay_messages.CLAIMED
+
+
+def _utc(timestamp):
+    return datetime.datetime.fromtimestamp(
+        timestamp, tz=datetime.timezone.utc).replace(tzinfo=None)
+
+
+class ClaimController(upstream.ClaimController):
+    """Claims that take only ready documents, one update each.
+
+    A claim is written in the message documents, as upstream: ``c`` holds
+    the claim's id, ttl, expiry and the message's claim count. Claiming
+    sets ``s`` to claimed and ``a`` to the claim's expiry in the same
+    update, guarded by ``s: ready``, so that a document taken by a
+    parallel claim is never taken twice.
+    """
+
+    @utils.raises_conn_error
+    @utils.retries_on_autoreconnect
+    def create(self, queue, metadata, project=None,
+               limit=storage.DEFAULT_MESSAGES_PER_CLAIM):
+        msg_ctrl = self.driver.message_controller
+        queue_meta = self.driver.queue_controller.get(queue,
+                                                      project=project)
+        ttl, grace = metadata['ttl'], metadata['grace']
+        collection, scope, now = msg_ctrl._ready_view(queue, project)
+        oid = objectid.ObjectId()
+        expires = now + ttl
+
+        ready = collection.find(
+            {'p_q': scope, 's': READY, 'tx': None}, projection={'_id': 1},
+            sort=[('k', 1)], limit=limit).hint(delay_messages.STATE_INDEX)
+        ids = [doc['_id'] for doc in ready]
+        if not ids:
+            return None, iter([])
+
+        collection.update_many(
+            {'_id': {'$in': ids}, 's': READY},
+            [{'$set': {'s': CLAIMED, 'a': expires, 'c': {
+                'id': oid, 't': ttl, 'e': expires,
+                'c': {'$add': [{'$ifNull': ['$c.c', 0]}, 1]}}}}])
+        collection.update_many(
+            {'p_q': scope, 'c.id': oid, 'e': {'$lt': _utc(expires)}},
+            {'$set': {'e': _utc(expires + grace), 't': ttl + grace}})
+
+        if ('_max_claim_count' in queue_meta and
+                '_dead_letter_queue' in queue_meta):
+            self._dead_letter(collection, scope, oid, queue_meta, project,
+                              now)
+        try:
+            _, messages = self.get(queue, oid, project=project)
+        except errors.ClaimDoesNotExist:
+            return None, iter([])
+        return str(oid), list(messages)
+
+    def _dead_letter(self, collection, scope, oid, meta, project, now):
+        """Move the messages of claim ``oid`` claimed too often."""
+        msg_ctrl = self.driver.message_controller
+        dlq = meta['_dead_letter_queue']
+        dlq_collection = msg_ctrl._collection(dlq, project)
+        too_often = {'p_q': scope, 'c.id': oid,
+                     'c.c': {'$gt': meta['_max_claim_count']}}
+        for doc in collection.find(too_often, projection={'_id': 1}):
+            moved = {'p_q': utils.scope_queue_name(dlq, project),
+                     'k': msg_ctrl._inc_counter(dlq, project) - 1,
+                     's': READY, 'a': 0, 'c.id': None, 'c.e': now}
+            ttl = meta.get('_dead_letter_queue_messages_ttl')
+            if ttl:
+                moved.update(t=ttl, e=_utc(now + ttl))
+            if dlq_collection == collection:
+                collection.update_one({'_id': doc['_id'], 'c.id': oid},
+                                      {'$set': moved})
+                continue
+            msg = collection.find_one_and_delete({'_id': doc['_id'],
+                                                  'c.id': oid})
+            if msg:
+                msg.update({k: v for k, v in moved.items() if '.' not in k})
+                msg['c'].update(id=None, e=now)
+                dlq_collection.insert_one(msg)
+
+    @utils.raises_conn_error
+    @utils.retries_on_autoreconnect
+    def update(self, queue, claim_id, metadata, project=None):
+        cid = utils.to_oid(claim_id)
+        if cid is None:
+            raise errors.ClaimDoesNotExist(claim_id, queue, project)
+        ttl, grace = metadata['ttl'], metadata['grace']
+        msg_ctrl = self.driver.message_controller
+        collection = msg_ctrl._collection(queue, project)
+        scope = utils.scope_queue_name(queue, project)
+        now = timeutils.utcnow_ts()
+        expires = now + ttl
+
+        renewed = collection.update_many(
+            {'p_q': scope, 'c.id': cid, 's': CLAIMED, 'c.e': {'$gt': now}},
+            {'$set': {'c.t': ttl, 'c.e': expires, 'a': expires}})
+        if not renewed.matched_count:
+            raise errors.ClaimDoesNotExist(claim_id, queue, project)
+        collection.update_many(
+            {'p_q': scope, 'c.id': cid, 'e': {'$lt': _utc(expires)}},
+            {'$set': {'e': _utc(expires + grace), 't': ttl + grace}})

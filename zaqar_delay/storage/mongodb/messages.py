@@ -1,0 +1,194 @@
+"""Message operations of the ``mongodb.delay`` drivers."""
+
+import uuid
+
+from bson import binary
+from oslo_utils import timeutils
+from zaqar import storage
+from zaqar.storage import errors
+from zaqar.storage.mongodb import messages as upstream
+from zaqar.storage.mongodb import utils
+
+from zaqar_delay.storage import common
+
+READY, WAITING, CLAIMED = 0, 1, 2
+
+# Claims and list pages: one state (or a few, merged) in marker order.
+STATE_INDEX = [('p_q', 1), ('s', 1), ('k', 1)]
+# Promotion and stats: when a wait or a claim ends.
+ENDS_INDEX = [('p_q', 1), ('s', 1), ('a', 1)]
+INDEXES = {'delay_state': STATE_INDEX, 'delay_ends': ENDS_INDEX}
+
+
+# Set ``s`` and ``a`` from a document's own ``d`` and claim (``c.e``):
+# claimed while its claim lives, waiting while ``d`` is ahead, else ready.
+# A document without ``d`` is due.
+def state_update(now):
+    claimed = {'$and': [{'$ne': [{'$ifNull': ['$c.id', None]}, None]},
+                        {'$gt': [{'$ifNull': ['$c.e', 0]}, now]}]}
+    waiting = {'$gt': [{'$ifNull': ['$d', 0]}, now]}
+    return [{'$set': {
+        's': {'$cond': [claimed, CLAIMED, {'$cond': [waiting, WAITING,
+                                                     READY]}]},
+        'a': {'$cond': [claimed, '$c.e', {'$cond': [waiting, '$d', 0]}]},
+    }}]
+
+
+def _client_binary(client_uuid):
+    if client_uuid is None:
+        return None
+    if not isinstance(client_uuid, uuid.UUID):
+        client_uuid = uuid.UUID(str(client_uuid))
+    return binary.Binary.from_uuid(client_uuid)
+
+
+class DelayMessages:
+    """The delay part of the message controllers (a mixin).
+
+    Upstream's document (see upstream's MessageController: ``p_q t e u c
+    d b k tx cs``, ``d`` being the due time) gains two fields:
+
+    ========  ===============================================  ==========
+    Field     Meaning                                          Index
+    ========  ===============================================  ==========
+    ``s``     state: 0 ready, 1 waiting (``d`` ahead),         ``p_q s k``
+              2 claimed (a live claim holds it)
+    ``a``     when the state ends: ``d`` while waiting,        ``p_q s a``
+              the claim's expiry while claimed, 0 when ready
+    ========  ===============================================  ==========
+
+    A claim takes the first ``limit`` documents of ``{p_q, s: 0}`` in
+    ``k`` order from the ``p_q s k`` index; a list page reads that index
+    after the marker, with ``s`` in the states asked for (``$in``, which
+    MongoDB merges in ``k`` order). Both examine O(limit) index keys,
+    whatever is waiting or claimed ahead. Waiting and claimed documents
+    whose ``a`` passed are set ready first, at most ``[delay]
+    promote_batch_size`` per call, found through the ``p_q s a`` index.
+    Documents without ``s`` (written by ``mongodb``) are not claimed or
+    listed until ``zaqar-delay-manage mongodb migrate`` sets it.
+    """
+
+    def _ensure_indexes(self, collection):
+        super()._ensure_indexes(collection)
+        for name, fields in INDEXES.items():
+            collection.create_index(fields, name=name, background=True)
+
+    def _promote(self, collection, scope, now):
+        ended = collection.find(
+            {'p_q': scope, 's': {'$in': [WAITING, CLAIMED]},
+             'a': {'$lte': now}},
+            projection={'_id': 1},
+            limit=self.driver.delay_conf.promote_batch_size,
+        ).hint(ENDS_INDEX)
+        ids = [doc['_id'] for doc in ended]
+        if ids:
+            collection.update_many(
+                {'_id': {'$in': ids}, 's': {'$in': [WAITING, CLAIMED]},
+                 'a': {'$lte': now}},
+                {'$set': {'s': READY, 'a': 0}})
+
+    def _ready_view(self, queue_name, project):
+        """Promote what ended; return (collection, scope, now)."""
+        collection = self._collection(queue_name, project)
+        scope = utils.scope_queue_name(queue_name, project)
+        now = timeutils.utcnow_ts()
+        self._promote(collection, scope, now)
+        return collection, scope, now
+
+    def _list(self, queue_name, project=None, marker=None,
+              echo=False, client_uuid=None, projection=None,
+              include_claimed=False, include_delayed=False,
+              sort=1, limit=None, count=False):
+        if sort not in (1, -1):
+            raise ValueError('sort must be either 1 (ascending) '
+                             'or -1 (descending)')
+        collection, scope, now = self._ready_view(queue_name, project)
+        states = [READY]
+        if include_claimed:
+            states.append(CLAIMED)
+        if include_delayed:
+            states.append(WAITING)
+        query = {'p_q': scope, 's': {'$in': states}, 'tx': None}
+        if not echo:
+            query['u'] = {'$ne': _client_binary(client_uuid)}
+        if marker is not None:
+            query['k'] = {'$gt': marker}
+
+        cursor = collection.find(query, projection=projection,
+                                 sort=[('k', sort)]).hint(STATE_INDEX)
+        if limit is not None:
+            cursor = cursor.limit(limit)
+        # ``count`` is accepted for upstream's signature; listing never
+        # counts the queue.
+        return cursor
+
+    @utils.raises_conn_error
+    @utils.retries_on_autoreconnect
+    def list(self, queue_name, project=None, marker=None,
+             limit=storage.DEFAULT_MESSAGES_PER_PAGE, echo=False,
+             client_uuid=None, include_claimed=False, include_delayed=False):
+        try:
+            marker = None if marker is None else int(marker)
+        except ValueError:
+            return iter((iter([]), None))
+        docs = list(self._list(queue_name, project=project, marker=marker,
+                               echo=echo, client_uuid=client_uuid,
+                               include_claimed=include_claimed,
+                               include_delayed=include_delayed,
+                               limit=limit))
+        now = timeutils.utcnow_ts()
+        page = [upstream._basic_message(doc, now) for doc in docs]
+        return iter((iter(page), str(docs[-1]['k']) if docs else None))
+
+    def _unclaim(self, queue_name, claim_id, project=None):
+        cid = utils.to_oid(claim_id)
+        if cid is None:
+            return
+        collection = self._collection(queue_name, project)
+        collection.update_many(
+            {'p_q': utils.scope_queue_name(queue_name, project),
+             'c.id': cid, 's': CLAIMED},
+            {'$set': {'c.id': None, 'c.e': timeutils.utcnow_ts(),
+                      's': READY, 'a': 0}})
+
+    def first(self, queue_name, project=None, sort=1):
+        cursor = self._list(queue_name, project=project, sort=sort,
+                            include_claimed=True, include_delayed=True,
+                            limit=1)
+        for message in cursor:
+            return upstream._basic_message(message,
+                                           timeutils.utcnow_ts())
+        raise errors.QueueIsEmpty(queue_name, project)
+
+    @utils.raises_conn_error
+    def post(self, queue_name, messages, client_uuid, project=None):
+        messages = [dict(msg) for msg in messages]
+        delays = common.message_delays(self.driver, self._queue_ctrl,
+                                       queue_name, project, messages)
+        for msg, delay_seconds in zip(messages, delays):
+            msg['delay'] = delay_seconds
+        ids = super().post(queue_name, messages, client_uuid,
+                           project=project)
+        # Until this update a new document has no ``s``: it is invisible
+        # to claims and lists, never early.
+        self._collection(queue_name, project).update_many(
+            {'_id': {'$in': [utils.to_oid(mid) for mid in ids]}},
+            state_update(timeutils.utcnow_ts()))
+        return ids
+
+    @utils.raises_conn_error
+    @utils.retries_on_autoreconnect
+    def pop(self, queue_name, limit, project=None):
+        collection, scope, now = self._ready_view(queue_name, project)
+        popped = (collection.find_one_and_delete(
+            {'p_q': scope, 's': READY, 'tx': None}, sort=[('k', 1)])
+            for _ in range(limit))
+        return [upstream._basic_message(msg, now) for msg in popped if msg]
+
+
+class MessageController(DelayMessages, upstream.MessageController):
+    __doc__ = DelayMessages.__doc__
+
+
+class FIFOMessageController(DelayMessages, upstream.FIFOMessageController):
+    """``mongodb.fifo``'s message controller with the delay index."""
