@@ -1,93 +1,14 @@
-"""Several claimers on one queue with mixed delays, on a real redis-server.
+"""Concurrent claimers on ``redis.delay`` and a real redis-server."""
 
-Zero early deliveries, zero messages given to a second live claim, zero
-lost: every message is acknowledged exactly once.
-"""
-
-import random
-import threading
-import time
-import uuid
-
-from oslo_utils import timeutils
 from zaqar.tests import base as zaqar_base
 
+from tests.functional.storage import concurrency
 from tests.functional.storage.redis import base
 
-MESSAGES = 3000
-CLAIMERS = 4
-QUEUE = 'busy'
-PROJECT = 'p'
 
-
-class ConcurrentClaimersTest(base.RedisMixin, zaqar_base.TestBase):
+class RedisConcurrentClaimersTest(concurrency.ConcurrentClaimers,
+                                  base.RedisMixin, zaqar_base.TestBase):
     config_file = base.CONF
 
     def _driver(self):
         return base.drivers(self.conf)
-
-    def test_claimers_never_early_never_double_never_lost(self):
-        control, data = self._driver()
-        control.queue_controller.create(QUEUE, project=PROJECT)
-        rng = random.Random(7)
-        due = {}
-        for start in range(0, MESSAGES, 10):
-            batch = [{'ttl': 600, 'body': start + i,
-                      'delay': rng.choice((0, 0, 1, 2, 3))}
-                     for i in range(10)]
-            now = timeutils.utcnow_ts()
-            ids = data.message_controller.post(QUEUE, batch,
-                                               str(uuid.uuid4()), PROJECT)
-            for mid, msg in zip(ids, batch):
-                due[mid] = now + msg['delay']
-
-        lock = threading.Lock()
-        holder, acked, early, double = {}, {}, [], []
-        deadline = time.monotonic() + 60
-
-        def claimer(seed):
-            _, own = self._driver()
-            claims = own.claim_controller
-            msgs = own.message_controller
-            rnd = random.Random(seed)
-            while len(acked) < MESSAGES and time.monotonic() < deadline:
-                now = timeutils.utcnow_ts()
-                cid, got = claims.create(QUEUE, {'ttl': 60, 'grace': 10},
-                                         PROJECT, limit=rnd.randint(1, 10))
-                ids = [m['id'] for m in got]
-                with lock:
-                    for mid in ids:
-                        if due[mid] > now:
-                            early.append(mid)
-                        if mid in holder:
-                            double.append(mid)
-                        holder[mid] = cid
-                if not ids:
-                    time.sleep(0.01)
-                elif rnd.random() < 0.2:
-                    with lock:
-                        for mid in ids:
-                            del holder[mid]
-                    claims.delete(QUEUE, cid, PROJECT)
-                else:
-                    for mid in ids:
-                        msgs.delete(QUEUE, mid, PROJECT, claim=cid)
-                    with lock:
-                        for mid in ids:
-                            del holder[mid]
-                            acked[mid] = acked.get(mid, 0) + 1
-
-        threads = [threading.Thread(target=claimer, args=(i,))
-                   for i in range(CLAIMERS)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-
-        self.assertEqual([], early)
-        self.assertEqual([], double)
-        self.assertEqual(set(due), set(acked))
-        self.assertEqual({1}, set(acked.values()))
-        stats = control.queue_controller
-        self.assertEqual(0, data.message_controller._count(QUEUE, PROJECT))
-        self.assertTrue(stats.exists(QUEUE, project=PROJECT))
