@@ -2,63 +2,96 @@
 
   zaqar-delay-manage --config-file /etc/zaqar/zaqar.conf \\
       redis migrate --to redis.delay [--dry-run] [--batch N]
+  zaqar-delay-manage --config-file /etc/zaqar/zaqar.conf \\
+      mongodb migrate --to mongodb.delay [--dry-run] [--batch N]
 
-The redis server is the one of ``[drivers:message_store:redis] uri``, or
-``--uri`` (``redis://`` or ``redis.delay://``).
+The store is the one of ``[drivers:message_store:redis]`` or
+``[drivers:message_store:mongodb]`` in the config files, or ``--uri``
+(``--database`` and ``--partitions`` for MongoDB).
 """
 
 import argparse
 import sys
 
 from oslo_config import cfg
+import pymongo
+from zaqar.conf import drivers_message_store_mongodb as mongodb_opts
 from zaqar.conf import drivers_message_store_redis as redis_opts
-from zaqar.storage.redis import driver as upstream_driver
+from zaqar.storage.redis import driver as redis_upstream
 
-from zaqar_delay.storage.redis import driver
-from zaqar_delay.storage.redis import migrate
+from zaqar_delay.storage import common
+from zaqar_delay.storage.mongodb import migrate as mongodb_migrate
+from zaqar_delay.storage.redis import migrate as redis_migrate
 from zaqar_delay.storage.redis import scripting
 
+TARGETS = {'redis': ('redis.delay', 'redis'),
+           'mongodb': ('mongodb.delay', 'mongodb')}
 
-def _redis_client(args):
-    uri = args.uri
-    if not uri:
-        conf = cfg.ConfigOpts()
-        conf.register_opts(redis_opts.ALL_OPTS, group=redis_opts.GROUP_NAME)
-        conf(args=[], project='zaqar', default_config_files=args.config_file)
-        uri = conf[redis_opts.GROUP_NAME].uri
-    uri = uri.replace(driver.NAME + '://', 'redis://', 1)
-    settings = argparse.Namespace(redis_conf=argparse.Namespace(uri=uri))
-    client = upstream_driver._get_redis_client(settings)
-    return client
+
+def _settings(args, opts):
+    conf = cfg.ConfigOpts()
+    conf.register_opts(opts.ALL_OPTS, group=opts.GROUP_NAME)
+    conf(args=[], project='zaqar', default_config_files=args.config_file)
+    return conf[opts.GROUP_NAME]
+
+
+def _plain(uri, backend):
+    """``redis.delay://...`` -> ``redis://...`` (and so on)."""
+    scheme, sep, rest = uri.partition('://')
+    return (backend + sep + rest) if scheme.startswith(backend) else uri
+
+
+def _redis(args):
+    uri = args.uri or _settings(args, redis_opts).uri
+    client = redis_upstream._get_redis_client(argparse.Namespace(
+        redis_conf=argparse.Namespace(uri=_plain(uri, 'redis'))))
+    scripts = scripting.Scripts(client)
+    queues = list(redis_migrate.queues(client))
+    index = (('%s/%s' % (project or '', queue),
+              redis_migrate.reindex(scripts, queue, project, args.batch,
+                                    args.dry_run))
+             for queue, project in queues)
+    drop = (('%s/%s' % (project or '', queue), '%d index entries' %
+             redis_migrate.drop_index(client, queue, project, args.dry_run))
+            for queue, project in queues)
+    return index, drop
+
+
+def _mongodb(args):
+    settings = None if args.uri else _settings(args, mongodb_opts)
+    uri = args.uri or settings.uri
+    database = args.database or (settings.database if settings else 'zaqar')
+    partitions = args.partitions or (settings.partitions if settings else 2)
+    client = pymongo.MongoClient(_plain(uri, 'mongodb'))
+    colls = mongodb_migrate.collections(client, database, partitions)
+    index = ((coll.full_name, mongodb_migrate.reindex(coll, args.batch,
+                                                      args.dry_run))
+             for coll in colls)
+    drop = ((coll.full_name, 'indexes %s' % (', '.join(
+        mongodb_migrate.drop_index(coll, args.dry_run)) or 'none'))
+        for coll in colls)
+    return index, drop
 
 
 def _migrate(args, out):
-    client = _redis_client(args)
     dry = ' (dry run: nothing written)' if args.dry_run else ''
+    index, drop = {'redis': _redis, 'mongodb': _mongodb}[args.backend](args)
+    if args.to == TARGETS[args.backend][1]:
+        for where, what in drop:
+            out.write('%s: dropped %s%s\n' % (where, what, dry))
+        out.write('the store is ready for %s%s\n' % (args.to, dry))
+        return 0
     total = 0
-    if args.to == driver.NAME:
-        scripts = scripting.Scripts(client)
-        for queue, project in migrate.queues(client):
-            done = migrate.Counts(0, 0, 0, 0)
-            for counts in migrate.reindex(scripts, queue, project,
-                                          args.batch, args.dry_run):
-                done = migrate.Counts(*map(sum, zip(done, counts)))
-                out.write('%s/%s: %d messages indexed so far%s\n' % (
-                    project or '', queue, sum(done), dry))
-            out.write('%s/%s: ready %d, waiting %d, claimed %d, '
-                      'gone %d%s\n' % ((project or '', queue) + done +
-                                       (dry,)))
-            total += sum(done)
-        out.write('indexed %d messages for redis.delay%s\n' % (total, dry))
-    else:
-        for queue, project in migrate.queues(client):
-            entries = migrate.drop_index(client, queue, project,
-                                         args.dry_run)
-            total += entries
-            out.write('%s/%s: dropped %d index entries%s\n' % (
-                project or '', queue, entries, dry))
-        out.write('dropped %d index entries; the store is ready for '
-                  'redis%s\n' % (total, dry))
+    for where, batches in index:
+        done = common.Counts(0, 0, 0, 0)
+        for counts in batches:
+            done = common.Counts(*map(sum, zip(done, counts)))
+            out.write('%s: %d messages indexed so far%s\n' % (
+                where, sum(done), dry))
+        out.write('%s: ready %d, waiting %d, claimed %d, gone %d%s\n' % (
+            (where,) + done + (dry,)))
+        total += sum(done)
+    out.write('indexed %d messages for %s%s\n' % (total, args.to, dry))
     return 0
 
 
@@ -66,20 +99,25 @@ def parser():
     top = argparse.ArgumentParser(prog='zaqar-delay-manage',
                                   description=__doc__.splitlines()[0])
     top.add_argument('--config-file', action='append', default=[],
-                     help='zaqar.conf to read the store URI from')
-    top.add_argument('--uri', help='redis URI (overrides --config-file)')
+                     help='zaqar.conf to read the store from')
+    top.add_argument('--uri', help='store URI (overrides --config-file)')
+    top.add_argument('--database', help='MongoDB database name prefix')
+    top.add_argument('--partitions', type=int,
+                     help='MongoDB message partitions')
     backends = top.add_subparsers(dest='backend', required=True)
-    redis_cmd = backends.add_parser('redis', help='redis store commands')
-    actions = redis_cmd.add_subparsers(dest='action', required=True)
-    mig = actions.add_parser(
-        'migrate', help='switch a live store between redis and redis.delay')
-    mig.add_argument('--to', required=True, choices=[driver.NAME, 'redis'],
-                     help='the driver every zaqar-server now uses')
-    mig.add_argument('--dry-run', action='store_true',
-                     help='count and report, write nothing')
-    mig.add_argument('--batch', type=int, default=1000,
-                     help='messages per atomic step (default 1000)')
-    mig.set_defaults(func=_migrate)
+    for backend, choices in TARGETS.items():
+        sub = backends.add_parser(backend, help='%s store commands' % backend)
+        actions = sub.add_subparsers(dest='action', required=True)
+        mig = actions.add_parser(
+            'migrate', help='switch a live store between %s' %
+            ' and '.join(choices))
+        mig.add_argument('--to', required=True, choices=choices,
+                         help='the driver every zaqar-server now uses')
+        mig.add_argument('--dry-run', action='store_true',
+                         help='count and report, write nothing')
+        mig.add_argument('--batch', type=int, default=1000,
+                         help='messages per atomic step (default 1000)')
+        mig.set_defaults(func=_migrate)
     return top
 
 

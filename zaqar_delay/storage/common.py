@@ -1,8 +1,13 @@
 """What every ``*.delay`` driver does the same way around its storage."""
 
+import collections
+
 from zaqar.storage import errors
 
 from zaqar_delay import delay
+
+# What a migration found in a batch of messages, by state.
+Counts = collections.namedtuple('Counts', 'ready waiting claimed gone')
 
 
 def message_delays(driver, queue_controller, queue, project, messages):

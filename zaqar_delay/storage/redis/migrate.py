@@ -11,16 +11,13 @@ sets are then dropped to free their memory (UNLINK, freed in the
 background). Run it after every zaqar-server uses ``redis``.
 """
 
-import collections
-
 from oslo_utils import encodeutils
 from oslo_utils import timeutils
 from zaqar.storage.redis import messages as upstream_messages
 from zaqar.storage.redis import utils
 
+from zaqar_delay.storage import common
 from zaqar_delay.storage.redis import keys
-
-Counts = collections.namedtuple('Counts', 'ready waiting claimed gone')
 
 
 def queues(client, batch=1000):
@@ -47,7 +44,7 @@ def reindex(scripts, queue, project, batch=1000, dry_run=False):
         if not last:
             return
         after = last
-        yield Counts(*(int(n) for n in reply[1:]))
+        yield common.Counts(*(int(n) for n in reply[1:]))
 
 
 def drop_index(client, queue, project, dry_run=False):

@@ -1,0 +1,68 @@
+"""Switch a live MongoDB store between ``mongodb`` and ``mongodb.delay``.
+
+``mongodb`` -> ``mongodb.delay``: the two indexes are created, then every
+message document gets ``s`` and ``a`` from its own ``d`` and claim, one
+batch (``_id`` order) at a time; each document is updated by one
+server-side pipeline update, so a claim made meanwhile is not lost. Run
+it after every zaqar-server uses ``mongodb.delay``; it is idempotent.
+
+``mongodb.delay`` -> ``mongodb``: the two indexes are dropped (``s`` and
+``a`` stay and are ignored by ``mongodb``). Run it after every
+zaqar-server uses ``mongodb``.
+"""
+
+from oslo_utils import timeutils
+from zaqar.storage.mongodb import driver as upstream_driver
+
+from zaqar_delay.storage import common
+from zaqar_delay.storage.mongodb import messages
+
+NAMES = tuple(messages.INDEXES)
+
+
+def collections(client, database, partitions):
+    """The message collections of a store, one per partition."""
+    return [client[database + upstream_driver.DataDriver._COL_SUFIX +
+                   str(p)].messages for p in range(partitions)]
+
+
+def _state(doc, now):
+    claim = doc.get('c') or {}
+    if claim.get('id') is not None and claim.get('e', 0) > now:
+        return messages.CLAIMED
+    if doc.get('d', 0) > now:
+        return messages.WAITING
+    return messages.READY
+
+
+def reindex(collection, batch=1000, dry_run=False):
+    """Index one collection; yield the Counts of each batch as done."""
+    if not dry_run:
+        for name, fields in messages.INDEXES.items():
+            collection.create_index(fields, name=name, background=True)
+    after = None
+    while True:
+        query = {} if after is None else {'_id': {'$gt': after}}
+        docs = list(collection.find(query, projection={'c': 1, 'd': 1},
+                                    sort=[('_id', 1)], limit=batch))
+        if not docs:
+            return
+        after = docs[-1]['_id']
+        now = timeutils.utcnow_ts()
+        states = [_state(doc, now) for doc in docs]
+        if not dry_run:
+            collection.update_many({'_id': {'$in': [d['_id'] for d in docs]}},
+                                   messages.state_update(now))
+        yield common.Counts(states.count(messages.READY),
+                            states.count(messages.WAITING),
+                            states.count(messages.CLAIMED), 0)
+
+
+def drop_index(collection, dry_run=False):
+    """Drop the delay indexes of one collection; return their names."""
+    present = [name for name in collection.index_information()
+               if name in NAMES]
+    if not dry_run:
+        for name in present:
+            collection.drop_index(name)
+    return present
