@@ -35,9 +35,7 @@ management_store = redis
 bind = 127.0.0.1
 port = {port}
 
-[drivers:message_store:redis]
-uri = redis://127.0.0.1:{redis_port}?dbid={dbid}
-
+{message_store_section}
 [drivers:management_store:redis]
 uri = redis://127.0.0.1:{redis_port}?dbid={mgmt_dbid}
 
@@ -46,6 +44,15 @@ max_message_delay = {max_delay}
 
 [delay]
 ttl_shorter_than_delay = {ttl_policy}
+"""
+
+REDIS_STORE = """[drivers:message_store:redis]
+uri = redis://127.0.0.1:{redis_port}?dbid={dbid}
+"""
+
+MONGODB_STORE = """[drivers:message_store:mongodb]
+uri = {mongodb_url}
+database = {database}
 """
 
 EXAMPLE = """\
@@ -107,7 +114,8 @@ class Stack:
 
     def __init__(self, message_store='redis.delay', max_delay=86400,
                  ttl_policy='reject', redis_port=None, dbid=0,
-                 log_path=None, debug=False, websocket=False):
+                 log_path=None, debug=False, websocket=False,
+                 mongodb_url=None):
         self.dir = tempfile.mkdtemp(prefix='zaqar-delay-dev-')
         self.processes = []
         self.redis_port = redis_port
@@ -118,6 +126,7 @@ class Stack:
         self.conf = os.path.join(self.dir, 'zaqar.conf')
         self.log_path = log_path or os.path.join(self.dir, 'zaqar.log')
         self.store = message_store
+        self.mongodb_url = mongodb_url
         self._settings = dict(message_store=message_store,
                               max_delay=max_delay, ttl_policy=ttl_policy,
                               dbid=dbid, mgmt_dbid=dbid + 1, debug=debug)
@@ -140,10 +149,22 @@ class Stack:
             raise
         return self
 
+    def _message_store_section(self):
+        if self.store.startswith('mongodb'):
+            if not self.mongodb_url:
+                raise ValueError('%s needs a MongoDB URL' % self.store)
+            return MONGODB_STORE.format(
+                mongodb_url=self.mongodb_url,
+                database='zaqar_dev_%d' % self.port)
+        return REDIS_STORE.format(redis_port=self.redis_port,
+                                  dbid=self._settings['dbid'])
+
     def _serve(self, path, transport, port):
         with open(path, 'w') as conf:
-            conf.write(CONF.format(port=port, redis_port=self.redis_port,
-                                   transport=transport, **self._settings))
+            conf.write(CONF.format(
+                port=port, redis_port=self.redis_port, transport=transport,
+                message_store_section=self._message_store_section(),
+                **self._settings))
         self._spawn([_binary('zaqar-server'), '--config-file', path],
                     self._log)
 
@@ -196,12 +217,17 @@ def main(argv=None):
     parser.add_argument('--max-message-delay', type=int, default=86400,
                         help='[transport] max_message_delay, in seconds')
     parser.add_argument('--store', default='redis.delay',
-                        choices=['redis.delay', 'redis'],
-                        help='message store driver (redis: upstream)')
+                        choices=['redis.delay', 'redis', 'mongodb.delay',
+                                 'mongodb.fifo.delay', 'mongodb'],
+                        help='message store driver (redis, mongodb: '
+                             'upstream\'s)')
+    parser.add_argument('--mongodb-url',
+                        help='MongoDB server for the mongodb stores')
     args = parser.parse_args(argv)
 
     stack = Stack(message_store=args.store,
-                  max_delay=args.max_message_delay)
+                  max_delay=args.max_message_delay,
+                  mongodb_url=args.mongodb_url)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     try:
         stack.start()

@@ -1,6 +1,7 @@
-"""A real zaqar-server with ``redis.delay``, driven by python-zaqarclient.
+"""A real zaqar-server with a delay driver, driven by python-zaqarclient.
 
-Delays here are real and short (2 s): these are the only tests that wait.
+One suite, run once per backend. Delays here are real and short (2 s):
+these are the only tests that wait.
 """
 
 import time
@@ -10,17 +11,24 @@ import testtools
 from zaqarclient.queues import client
 from zaqarclient.transport import errors as client_errors
 
+from tests.functional import services
 from zaqar_delay.cmd import devserver
 
 DELAY = 2
 
 
-class ZaqarClientTest(testtools.TestCase):
+class ZaqarClientTests:
+    store = None
+
+    @classmethod
+    def stack_options(cls):
+        return {}
 
     @classmethod
     def setUpClass(cls):
         super().setUpClass()
-        cls.stack = devserver.Stack(max_delay=3600).start()
+        cls.stack = devserver.Stack(message_store=cls.store, max_delay=3600,
+                                    **cls.stack_options()).start()
 
     @classmethod
     def tearDownClass(cls):
@@ -101,3 +109,15 @@ class ZaqarClientTest(testtools.TestCase):
         self.assertEqual(0, other.stats['messages']['total'])
         self.assertEqual([], list(other.claim(ttl=60, grace=60)))
         self.assertEqual(1, self.queue.stats['messages']['total'])
+
+
+class RedisDelayZaqarClientTest(ZaqarClientTests, testtools.TestCase):
+    store = 'redis.delay'
+
+
+class MongoDelayZaqarClientTest(ZaqarClientTests, testtools.TestCase):
+    store = 'mongodb.delay'
+
+    @classmethod
+    def stack_options(cls):
+        return {'mongodb_url': services.mongo_server().url}
