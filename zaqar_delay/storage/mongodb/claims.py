@@ -7,6 +7,7 @@ from oslo_utils import timeutils
 from zaqar import storage
 from zaqar.storage import errors
 from zaqar.storage.mongodb import claims as upstream
+from zaqar.storage.mongodb import messages as upstream_messages
 from zaqar.storage.mongodb import utils
 
 from zaqar_delay.storage.mongodb import messages as delay_messages
@@ -48,24 +49,29 @@ class ClaimController(upstream.ClaimController):
         if not ids:
             return None, iter([])
 
+        # One update a document: claim it (only if still ready) and make
+        # sure it outlives the claim and its grace.
+        outlives = {'$lt': ['$e', _utc(expires)]}
         collection.update_many(
             {'_id': {'$in': ids}, 's': READY},
-            [{'$set': {'s': CLAIMED, 'a': expires, 'c': {
-                'id': oid, 't': ttl, 'e': expires,
-                'c': {'$add': [{'$ifNull': ['$c.c', 0]}, 1]}}}}])
-        collection.update_many(
-            {'p_q': scope, 'c.id': oid, 'e': {'$lt': _utc(expires)}},
-            {'$set': {'e': _utc(expires + grace), 't': ttl + grace}})
+            [{'$set': {
+                's': CLAIMED, 'a': expires,
+                'c': {'id': oid, 't': ttl, 'e': expires,
+                      'c': {'$add': [{'$ifNull': ['$c.c', 0]}, 1]}},
+                'e': {'$cond': [outlives, _utc(expires + grace), '$e']},
+                't': {'$cond': [outlives, ttl + grace, '$t']}}}])
 
         if ('_max_claim_count' in queue_meta and
                 '_dead_letter_queue' in queue_meta):
             self._dead_letter(collection, scope, oid, queue_meta, project,
                               now)
-        try:
-            _, messages = self.get(queue, oid, project=project)
-        except errors.ClaimDoesNotExist:
+        claimed = [upstream_messages._basic_message(doc, now)
+                   for doc in collection.find(
+                       {'p_q': scope, 'c.id': oid, 's': CLAIMED},
+                       sort=[('k', 1)]).hint(delay_messages.STATE_INDEX)]
+        if not claimed:
             return None, iter([])
-        return str(oid), list(messages)
+        return str(oid), claimed
 
     def _dead_letter(self, collection, scope, oid, meta, project, now):
         """Move the messages of claim ``oid`` claimed too often."""

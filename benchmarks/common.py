@@ -1,0 +1,100 @@
+"""What the benchmark scripts share: drivers from a conf, timed calls."""
+
+import statistics
+import tempfile
+import time
+import uuid
+
+from oslo_config import cfg
+from osprofiler import opts as profiler_opts
+from zaqar.common import cache as zaqar_cache
+from zaqar.conf import default
+from zaqar.conf import drivers
+from zaqar.conf import profiler
+
+CLIENT = str(uuid.uuid4())
+PROJECT = 'bench'
+
+
+def make_driver(data_class, control_class, conf_text):
+    """A (control, data) driver pair configured by ``conf_text``."""
+    with tempfile.NamedTemporaryFile('w', suffix='.conf',
+                                     delete=False) as f:
+        f.write(conf_text)
+    conf = cfg.ConfigOpts()
+    conf(args=[], project='zaqar', default_config_files=[f.name])
+    conf.register_opts(default.ALL_OPTS)
+    conf.register_opts(drivers.ALL_OPTS, group=drivers.GROUP_NAME)
+    profiler_opts.set_defaults(conf)
+    conf.register_opts(profiler.ALL_OPTS, group=profiler.GROUP_NAME)
+    zaqar_cache.register_config(conf)
+    control = control_class(conf, zaqar_cache.get_cache(conf))
+    return control, data_class(conf, control.cache, control)
+
+
+def post_delayed(data, queue, count, batch=1000):
+    while count > 0:
+        n = min(batch, count)
+        data.message_controller.post(
+            queue, [{'ttl': 86400, 'body': i, 'delay': 3600}
+                    for i in range(n)], CLIENT, PROJECT)
+        count -= n
+
+
+def timed(repeats, budget, step):
+    """Median ms of ``step()`` (which returns the part to time)."""
+    times = []
+    started = time.monotonic()
+    for _ in range(repeats):
+        times.append(step())
+        if time.monotonic() - started > budget:
+            break
+    return statistics.median(times), len(times)
+
+
+def claim_ms(data, queue, repeats, budget):
+    """Median ms of a limit-1 claim that has to find one ready message."""
+    def step():
+        (mid,) = data.message_controller.post(
+            queue, [{'ttl': 600, 'body': 'ready', 'delay': 0}],
+            CLIENT, PROJECT)
+        t0 = time.perf_counter()
+        claim_id, msgs = data.claim_controller.create(
+            queue, {'ttl': 60, 'grace': 60}, PROJECT, limit=1)
+        elapsed = (time.perf_counter() - t0) * 1000
+        got = [m['id'] for m in msgs]
+        if got != [mid]:
+            raise AssertionError('claim returned %r, wanted %r' % (got, mid))
+        data.message_controller.delete(queue, mid, PROJECT, claim=claim_id)
+        return elapsed
+    return timed(repeats, budget, step)
+
+
+def list_ms(data, queue, repeats, budget):
+    """Median ms of a default list page (limit 10) finding one message."""
+    def step():
+        (mid,) = data.message_controller.post(
+            queue, [{'ttl': 600, 'body': 'ready', 'delay': 0}],
+            CLIENT, PROJECT)
+        t0 = time.perf_counter()
+        pages = data.message_controller.list(
+            queue, PROJECT, limit=10, echo=True, include_delayed=False)
+        got = [m['id'] for m in next(pages)]
+        elapsed = (time.perf_counter() - t0) * 1000
+        if got != [mid]:
+            raise AssertionError('list returned %r, wanted %r' % (got, mid))
+        data.message_controller.delete(queue, mid, PROJECT)
+        return elapsed
+    return timed(repeats, budget, step)
+
+
+def post_rate(data, queue, delay, seconds=2.0):
+    msgs = [{'ttl': 3600, 'body': {'n': i}} for i in range(10)]
+    if delay is not None:
+        for msg in msgs:
+            msg['delay'] = delay
+    sent, started = 0, time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        data.message_controller.post(queue, msgs, CLIENT, PROJECT)
+        sent += len(msgs)
+    return sent / (time.perf_counter() - started)
