@@ -68,3 +68,20 @@ class CheckTest(testtools.TestCase):
         from zaqar.transport import validation
         self.assertTrue(issubclass(errors.DelayError,
                                    validation.ValidationFailed))
+
+
+class StatsTest(testtools.TestCase):
+
+    def test_counts_add_up(self):
+        self.assertEqual({'total': 10, 'claimed': 3, 'delayed': 2,
+                          'free': 5, 'next_due': '1970-01-01T00:01:40Z'},
+                         delay.stats(10, 3, 2, next_due=100))
+
+    def test_free_is_never_negative(self):
+        counts = delay.stats(3, 5, 4, next_due=None)
+        self.assertEqual((3, 0, 0), (counts['claimed'], counts['delayed'],
+                                     counts['free']))
+        self.assertNotIn('next_due', counts)
+
+    def test_no_next_due_without_delayed_messages(self):
+        self.assertNotIn('next_due', delay.stats(4, 1, 0, next_due=100))
