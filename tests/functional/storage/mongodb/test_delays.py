@@ -5,14 +5,17 @@ from zaqar.tests import base as zaqar_base
 
 from tests.functional.storage import behaviour
 from tests.functional.storage.mongodb import base
+from zaqar_delay.storage.mongodb import driver
 
 
 class MongoDelayTestBase(base.MongoMixin, zaqar_base.TestBase):
     config_file = base.CONF
+    data_driver = driver.DataDriver
 
     def setUp(self):
         super().setUp()
-        self.control, self.driver = base.drivers(self.conf)
+        self.control, self.driver = base.drivers(self.conf,
+                                                 self.data_driver)
         self.queues = pipeline.DataDriver(self.conf, self.driver,
                                           self.control).queue_controller
 
@@ -24,3 +27,8 @@ class MongoDelayTestBase(base.MongoMixin, zaqar_base.TestBase):
 
 class MongoDelayBehaviourTest(behaviour.DelayBehaviour, MongoDelayTestBase):
     pass
+
+
+class MongoFIFODelayBehaviourTest(behaviour.DelayBehaviour,
+                                  MongoDelayTestBase):
+    data_driver = driver.FIFODataDriver
