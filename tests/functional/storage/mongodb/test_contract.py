@@ -3,6 +3,7 @@
 from zaqar.storage.mongodb import driver as upstream_driver
 from zaqar.tests.unit.storage import base
 
+from tests.functional.storage import contract
 from tests.functional.storage.mongodb import base as mongo_base
 from zaqar_delay.storage.mongodb import claims
 from zaqar_delay.storage.mongodb import driver
@@ -20,7 +21,8 @@ class MongoDelayMessagesTest(_Driver, base.MessageControllerTest):
     gc_interval = 60
 
 
-class MongoDelayClaimsTest(_Driver, base.ClaimControllerTest):
+class MongoDelayClaimsTest(contract.FrozenClockDelayTest, _Driver,
+                           base.ClaimControllerTest):
     controller_class = claims.ClaimController
 
 

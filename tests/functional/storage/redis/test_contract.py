@@ -9,6 +9,7 @@ The ``redis.delay://`` pool URI is tested in test_pooled.py instead.
 from zaqar.storage.redis import driver as upstream_driver
 from zaqar.tests.unit.storage import base
 
+from tests.functional.storage import contract
 from tests.functional.storage.redis import base as redis_base
 from zaqar_delay.storage.redis import claims
 from zaqar_delay.storage.redis import driver
@@ -26,7 +27,8 @@ class RedisDelayMessagesTest(_Driver, base.MessageControllerTest):
     gc_interval = 1
 
 
-class RedisDelayClaimsTest(_Driver, base.ClaimControllerTest):
+class RedisDelayClaimsTest(contract.FrozenClockDelayTest, _Driver,
+                           base.ClaimControllerTest):
     controller_class = claims.ClaimController
 
 
