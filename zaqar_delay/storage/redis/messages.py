@@ -63,8 +63,12 @@ class MessageController(upstream.MessageController):
         super()._delete_queue_messages(queue, project, pipe)
         pipe.delete(*keys.own(queue, project))
 
-    @utils.raises_conn_error
     @utils.retries_on_connection_error
+    def _post(self, keys_, args):
+        # Retried with the same ids: the same hashes are written again.
+        return self._lua['post'](keys=keys_, args=args)
+
+    @utils.raises_conn_error
     def post(self, queue, messages, client_uuid, project=None):
         messages = list(messages)
         client_uuid = str(uuid.UUID(str(client_uuid)))
@@ -80,10 +84,8 @@ class MessageController(upstream.MessageController):
             args += [msg['ttl'], msg_delay, client_uuid, _pack(body),
                      checksum or '']
 
-        self._lua['post'](
-            keys=keys.index(queue, project) +
-            [keys.rank_counter(queue, project)] + ids,
-            args=args)
+        self._post(keys.index(queue, project) +
+                   [keys.rank_counter(queue, project)] + ids, args)
         return ids
 
     def _marker_rank(self, queue, project, marker):

@@ -41,6 +41,19 @@ class RedisDelayBehaviourTest(behaviour.DelayBehaviour, RedisDelayTestBase):
         self.assertEqual(first, claimed_ids())
         self.assertEqual([ids[2]], self.claim()[1])
 
+    def test_post_retry_changes_nothing(self):
+        mid = uuidutils.generate_uuid()
+        post_keys = keys.index(self.queue, behaviour.PROJECT) + [
+            keys.rank_counter(self.queue, behaviour.PROJECT), mid]
+        post_args = [timeutils.utcnow_ts(), 3600, 0, behaviour.CLIENT,
+                     b'\x01', '']
+        self.messages._post(post_keys, post_args)
+        self.assertEqual([mid], self.claim()[1])
+        self.messages._post(post_keys, post_args)  # the reply was lost
+        self.assertEqual([], self.claim()[1])
+        counts = self.stats_of(self.queue, behaviour.PROJECT)
+        self.assertEqual((1, 1), (counts['total'], counts['claimed']))
+
     def test_deleting_a_queue_removes_its_index(self):
         self.post(0, 60)
         self.claim(limit=1)

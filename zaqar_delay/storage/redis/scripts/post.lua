@@ -9,6 +9,8 @@ ARGV[1]     now (unix seconds)
 ARGV[2..]   five per message: ttl, delay (seconds), client uuid,
             body (msgpack), checksum ('' for none)
 
+A message whose hash already exists is left as it is, so that a retry
+of a post whose reply was lost (same ids) changes nothing.
 Returns the rank of the first message.
 --]]
 local now = tonumber(ARGV[1])
@@ -19,26 +21,28 @@ local first_rank = rank
 for i = 8, #KEYS do
     local mid = KEYS[i]
     local base = 1 + (i - 8) * 5
-    local ttl = tonumber(ARGV[base + 1])
-    local due = now + tonumber(ARGV[base + 2])
+    if redis.call('EXISTS', mid) == 0 then
+        local ttl = tonumber(ARGV[base + 1])
+        local due = now + tonumber(ARGV[base + 2])
 
-    redis.call('HSET', mid,
-               'id', mid, 't', ttl, 'cr', now, 'e', now + ttl,
-               'u', ARGV[base + 3], 'c', '', 'c.e', now,
-               'c.c', 0, 'd', due, 'b', ARGV[base + 4])
-    if ARGV[base + 5] ~= '' then
-        redis.call('HSET', mid, 'cs', ARGV[base + 5])
-    end
-    redis.call('EXPIRE', mid, ttl)
+        redis.call('HSET', mid,
+                   'id', mid, 't', ttl, 'cr', now, 'e', now + ttl,
+                   'u', ARGV[base + 3], 'c', '', 'c.e', now,
+                   'c.c', 0, 'd', due, 'b', ARGV[base + 4])
+        if ARGV[base + 5] ~= '' then
+            redis.call('HSET', mid, 'cs', ARGV[base + 5])
+        end
+        redis.call('EXPIRE', mid, ttl)
 
-    redis.call('ZADD', KEYS[1], rank, mid)
-    if due > now then
-        redis.call('ZADD', KEYS[3], rank, mid)
-        redis.call('ZADD', KEYS[4], due, mid)
-    else
-        redis.call('ZADD', KEYS[2], rank, mid)
+        redis.call('ZADD', KEYS[1], rank, mid)
+        if due > now then
+            redis.call('ZADD', KEYS[3], rank, mid)
+            redis.call('ZADD', KEYS[4], due, mid)
+        else
+            redis.call('ZADD', KEYS[2], rank, mid)
+        end
+        rank = rank + 1
     end
-    rank = rank + 1
 end
 
 redis.call('SET', KEYS[7], rank)
