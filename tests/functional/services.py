@@ -108,6 +108,17 @@ def mongo_server():
     return _started['mongo']
 
 
+def keystone_swift():
+    """The Keystone and Swift of this test process (one start per run:
+    .stestr.conf groups the swift tests into one worker)."""
+    if 'swift' not in _started:
+        from tests.functional import openstack
+        stack = openstack.KeystoneSwift().start()
+        atexit.register(stack.cleanup)
+        _started['swift'] = stack
+    return _started['swift']
+
+
 def redis_server():
     """The redis-server of this test process."""
     if 'redis' not in _started:
