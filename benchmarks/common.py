@@ -7,10 +7,11 @@ import uuid
 
 from oslo_config import cfg
 from osprofiler import opts as profiler_opts
-from zaqar.common import cache as zaqar_cache
 from zaqar.conf import default
 from zaqar.conf import drivers
 from zaqar.conf import profiler
+
+from tests.functional import storage
 
 CLIENT = str(uuid.uuid4())
 PROJECT = 'bench'
@@ -27,9 +28,7 @@ def make_driver(data_class, control_class, conf_text):
     conf.register_opts(drivers.ALL_OPTS, group=drivers.GROUP_NAME)
     profiler_opts.set_defaults(conf)
     conf.register_opts(profiler.ALL_OPTS, group=profiler.GROUP_NAME)
-    zaqar_cache.register_config(conf)
-    control = control_class(conf, zaqar_cache.get_cache(conf))
-    return control, data_class(conf, control.cache, control)
+    return storage.drivers(conf, control_class, data_class)
 
 
 def post_delayed(data, queue, count, batch=1000):

@@ -253,13 +253,7 @@ class KeystoneSwift:
                 time.sleep(0.3)
 
     def stop(self):
-        for process in self.processes:
-            process.terminate()
-        for process in self.processes:
-            try:
-                process.wait(10)
-            except subprocess.TimeoutExpired:
-                process.kill()
+        devserver.terminate(self.processes)
         self.processes = []
 
     def cleanup(self):

@@ -55,11 +55,7 @@ class RedisServer:
         _wait(self.client.ping, 'redis-server')
 
     def stop(self):
-        self.process.terminate()
-        try:
-            self.process.wait(10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
+        devserver.terminate([self.process])
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
@@ -92,11 +88,7 @@ class MongoServer:
     def stop(self):
         self.client.close()
         if self.process:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
+            devserver.terminate([self.process])
 
 
 def mongo_server():

@@ -83,6 +83,17 @@ def die_with_parent():
         pass
 
 
+def terminate(processes, timeout=10):
+    """Stop processes: SIGTERM, then SIGKILL after ``timeout`` seconds."""
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        try:
+            process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
 def free_port():
     with socket.socket() as sock:
         sock.bind(('127.0.0.1', 0))
@@ -195,13 +206,7 @@ class Stack:
             _wait_port(self.ws_port, deadline, self.log_path)
 
     def stop(self):
-        for process in reversed(self.processes):
-            process.terminate()
-        for process in reversed(self.processes):
-            try:
-                process.wait(10)
-            except subprocess.TimeoutExpired:
-                process.kill()
+        terminate(list(reversed(self.processes)))
         self.processes = []
         if getattr(self, '_log', None):
             self._log.close()

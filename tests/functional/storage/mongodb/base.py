@@ -7,12 +7,12 @@ started per test process, or the server of ZAQAR_DELAY_TEST_MONGODB_URL
 
 import uuid
 
-from zaqar.common import cache as zaqar_cache
 from zaqar.conf import drivers_message_store_mongodb as message_opts
 from zaqar.storage.mongodb import driver as upstream_driver
 from zaqar.tests.unit.storage import test_impl_mongodb
 
 from tests.functional import services
+from tests.functional import storage
 from zaqar_delay.storage.mongodb import driver as delay_driver
 
 DRIVER_CONF = """
@@ -55,7 +55,4 @@ def drivers(conf, data_driver=delay_driver.DataDriver):
     conf.register_opts(message_opts.ALL_OPTS, group=message_opts.GROUP_NAME)
     conf.set_override('database', 'zd_' + uuid.uuid4().hex,
                       group=message_opts.GROUP_NAME)
-    zaqar_cache.register_config(conf)
-    cache = zaqar_cache.get_cache(conf)
-    control = upstream_driver.ControlDriver(conf, cache)
-    return control, data_driver(conf, cache, control)
+    return storage.drivers(conf, upstream_driver.ControlDriver, data_driver)

@@ -2,10 +2,10 @@
 
 import os
 
-from zaqar.common import cache as zaqar_cache
 from zaqar.storage.redis import driver as upstream_driver
 
 from tests.functional import services
+from tests.functional import storage
 from zaqar_delay.storage.redis import driver as delay_driver
 
 DRIVER_CONF = """
@@ -55,7 +55,4 @@ class RedisMixin:
 
 def drivers(conf, data_driver=delay_driver.DataDriver):
     """A redis control driver and a data driver on it, from ``conf``."""
-    zaqar_cache.register_config(conf)
-    cache = zaqar_cache.get_cache(conf)
-    control = upstream_driver.ControlDriver(conf, cache)
-    return control, data_driver(conf, cache, control)
+    return storage.drivers(conf, upstream_driver.ControlDriver, data_driver)

@@ -1,5 +1,4 @@
 from oslo_config import cfg
-import stevedore
 import testtools
 from zaqar.storage import utils as storage_utils
 
@@ -19,19 +18,3 @@ class PoolUriTest(testtools.TestCase):
                 name + '://10.0.0.7:27017/?w=1', {}, conf=None)
             self.assertEqual('mongodb://10.0.0.7:27017/?w=1',
                              driver.pool_uri(conf))
-
-
-class EntryPointsTest(testtools.TestCase):
-
-    def test_storage_drivers(self):
-        for name, cls in (('mongodb.delay', driver.DataDriver),
-                          ('mongodb.fifo.delay', driver.FIFODataDriver)):
-            found = stevedore.DriverManager('zaqar.data.storage', name)
-            self.assertIs(cls, found.driver)
-
-    def test_stage_namespaces_follow_the_driver_module(self):
-        for resource in ('queue', 'topic'):
-            names = stevedore.ExtensionManager(
-                '%s.%s.stages' % (driver.DataDriver.__module__, resource)
-            ).names()
-            self.assertEqual(['message_queue_handler'], names)

@@ -1,5 +1,4 @@
 from oslo_config import cfg
-import stevedore
 import testtools
 from zaqar.conf import drivers_message_store_redis as redis_opts
 from zaqar.storage import utils as storage_utils
@@ -26,17 +25,3 @@ class ConnectionUriTest(testtools.TestCase):
             'redis.delay://127.0.0.9:7000?dbid=3', {}, conf=_conf())
         self.assertEqual('redis://127.0.0.9:7000?dbid=3',
                          driver.connection_uri(conf))
-
-
-class EntryPointsTest(testtools.TestCase):
-
-    def test_storage_driver(self):
-        found = stevedore.DriverManager('zaqar.data.storage', 'redis.delay')
-        self.assertIs(driver.DataDriver, found.driver)
-
-    def test_stage_namespaces_follow_the_driver_module(self):
-        for resource in ('queue', 'topic'):
-            names = stevedore.ExtensionManager(
-                '%s.%s.stages' % (driver.DataDriver.__module__, resource)
-            ).names()
-            self.assertEqual(['message_queue_handler'], names)

@@ -1,0 +1,30 @@
+"""What Zaqar looks up by name finds every delay driver and its stages."""
+
+import stevedore
+import testtools
+
+from zaqar_delay.storage.mongodb import driver as mongodb
+from zaqar_delay.storage.redis import driver as redis
+
+DRIVERS = {
+    'redis.delay': redis.DataDriver,
+    'mongodb.delay': mongodb.DataDriver,
+    'mongodb.fifo.delay': mongodb.FIFODataDriver,
+}
+
+
+class EntryPointsTest(testtools.TestCase):
+
+    def test_storage_drivers(self):
+        for name, cls in DRIVERS.items():
+            found = stevedore.DriverManager('zaqar.data.storage', name)
+            self.assertIs(cls, found.driver, name)
+
+    def test_stage_namespaces_follow_the_driver_module(self):
+        # Zaqar loads '<driver module>.<resource>.stages'.
+        for cls in DRIVERS.values():
+            for resource in ('queue', 'topic'):
+                names = stevedore.ExtensionManager(
+                    '%s.%s.stages' % (cls.__module__, resource)).names()
+                self.assertEqual(['message_queue_handler'], names,
+                                 (cls, resource))
