@@ -2,6 +2,7 @@
 
 import collections
 
+from oslo_config import cfg
 from zaqar.storage import errors
 
 from zaqar_delay import delay
@@ -26,3 +27,30 @@ def message_delays(driver, queue_controller, queue, project, messages):
             default = 0
     return delay.prepare(messages, default, driver.max_delay,
                          driver.delay_conf.ttl_shorter_than_delay)
+
+
+def pool_uri(conf, names, scheme):
+    """The pool's URI, with ``scheme``, when ``conf`` is a pool's.
+
+    In a pool, Zaqar gives the URI (``<driver name>://...``) in the group
+    ``drivers:message_store:<driver name>``; outside one there is no such
+    group and None is returned.
+    """
+    for name in names:
+        try:
+            uri = conf['drivers:message_store:' + name].uri
+        except (cfg.NoSuchOptError, cfg.NoSuchGroupError, KeyError):
+            continue
+        if uri:
+            return scheme + uri[len(name):]
+    return None
+
+
+class UriOptions:
+    """A driver's option group, with another URI."""
+
+    def __init__(self, group, uri):
+        self._group, self.uri = group, uri
+
+    def __getattr__(self, name):
+        return getattr(self._group, name)

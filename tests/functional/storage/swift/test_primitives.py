@@ -2,8 +2,9 @@
 
 A Swift store for delayed queues can only rely on these: create-only
 writes (``If-None-Match: *``), expiry that frees a name for the next
-create-only write, expiry moved by POST, and listings in name order
-bounded by ``marker``/``end_marker``/``limit``.
+create-only write, expiry moved by POST, deletes conditional on the
+expiry (``X-If-Delete-At``), and listings in name order bounded by
+``marker``/``end_marker``/``limit``.
 """
 
 import time
@@ -54,6 +55,16 @@ class SwiftPrimitivesTest(testtools.TestCase):
         error = self.assertRaises(swiftclient.ClientException,
                                   self.create_only, 'lock')
         self.assertEqual(412, error.http_status)
+
+    def test_delete_conditional_on_the_expiry(self):
+        self.create_only('lock', **{'X-Delete-At': '9999999990'})
+        error = self.assertRaises(
+            swiftclient.ClientException, self.conn.delete_object,
+            self.container, 'lock', headers={'X-If-Delete-At': '9999999991'})
+        self.assertEqual(412, error.http_status)
+        self.conn.delete_object(self.container, 'lock',
+                                headers={'X-If-Delete-At': '9999999990'})
+        self.create_only('lock')
 
     def test_listing_is_in_name_order_and_bounded(self):
         for name in ('0000000105.b', '0000000100.a', '0000000200.c',

@@ -1,0 +1,1 @@
+"""The ``swift.delay`` storage driver."""

@@ -1,0 +1,187 @@
+"""Claim operations of the ``swift.delay`` driver."""
+
+from oslo_serialization import jsonutils
+from oslo_utils import timeutils
+from oslo_utils import uuidutils
+import swiftclient
+from zaqar import storage
+from zaqar.storage import errors
+from zaqar.storage.swift import claims as upstream
+from zaqar.storage.swift import utils
+
+from zaqar_delay.storage.swift import index as idx
+
+
+class ClaimController(upstream.ClaimController):
+    """Claims that take a message only through its create-only lock.
+
+    The claim object is upstream's (container ``zaqar_claim:<queue>:
+    <project>``, content the JSON list of its message ids, ``X-Delete-At``
+    the claim's expiry), and claimed messages carry the claim id in their
+    content, as upstream writes them. What decides who holds a message is
+    its ``lock`` entry: Swift accepts only one create-only write of a name
+    while the object lives, so two claimers never both take a message.
+    """
+
+    def create(self, queue, metadata, project=None,
+               limit=storage.DEFAULT_MESSAGES_PER_CLAIM):
+        msg_ctrl = self.driver.message_controller
+        try:
+            meta = self._queue_ctrl.get_metadata(queue, project=project)
+        except errors.QueueDoesNotExist:
+            return None, iter([])
+        ttl, grace = metadata['ttl'], metadata['grace']
+        now = timeutils.utcnow_ts()
+        expires = now + ttl
+        claim_id = uuidutils.generate_uuid()
+        index = msg_ctrl._index(queue, project)
+        msg_ctrl._promote(index, now)
+
+        claimed = []
+        for mid in index.names(idx.READY, limit=limit * 2):
+            if len(claimed) == limit:
+                break
+            if not index.lock(mid, claim_id, expires, now):
+                continue  # a live claim holds it
+            try:
+                headers, body = msg_ctrl._find_message(queue, mid, project)
+            except errors.MessageDoesNotExist:
+                index.delete(idx.READY, mid)
+                index.delete(idx.LOCK, mid)
+                continue
+            taken = self._take(queue, project, index, mid, headers, body,
+                               claim_id, expires, grace, meta, now)
+            if taken:
+                claimed.append(taken)
+        if not claimed:
+            return None, iter([])
+        utils._put_or_create_container(
+            self._client, utils._claim_container(queue, project), claim_id,
+            jsonutils.dumps([msg['id'] for msg in claimed]),
+            content_type='application/json',
+            headers={'x-delete-at': str(expires)})
+        return claim_id, claimed
+
+    def _take(self, queue, project, index, mid, headers, body, claim_id,
+              expires, grace, meta, now):
+        """Mark a locked message claimed; None if it went to the DLQ."""
+        msg = jsonutils.loads(body)
+        msg['claim_count'] = msg.get('claim_count', 0) + 1
+        client = headers.get('x-object-meta-clientid', '')
+        if ('_max_claim_count' in meta and '_dead_letter_queue' in meta
+                and msg['claim_count'] > meta['_max_claim_count']):
+            self._dead_letter(queue, project, index, mid, msg, client, meta,
+                              now)
+            return None
+        msg_expires = max(int(headers['x-delete-at']), expires + grace)
+        msg.update(claim_id=claim_id, ttl=msg_expires - now)
+        self._client.put_object(
+            utils._message_container(queue, project), mid,
+            jsonutils.dumps(msg), content_type='application/json',
+            headers={'x-object-meta-clientid': client,
+                     'x-delete-at': str(msg_expires)})
+        index.put(idx.CLAIMED, mid, msg_expires)
+        index.put(idx.CLAIM_EXPIRY, idx.timed(expires, msg_expires, mid),
+                  msg_expires)
+        index.delete(idx.READY, mid)
+        msg['id'] = mid
+        msg['age'] = now - float(headers['x-timestamp'])
+        msg.pop('delay_expires', None)
+        msg.pop('checksum', None)
+        return msg
+
+    def _dead_letter(self, queue, project, index, mid, msg, client, meta,
+                     now):
+        dlq = meta['_dead_letter_queue']
+        ttl = meta.get('_dead_letter_queue_messages_ttl') or msg['ttl']
+        msg.update(claim_id=None, ttl=ttl, delay_expires=now)
+        utils._put_or_create_container(
+            self._client, utils._message_container(dlq, project), mid,
+            jsonutils.dumps(msg), content_type='application/json',
+            headers={'x-object-meta-clientid': client,
+                     'x-delete-at': str(now + ttl)})
+        idx.Index(self._client, dlq, project).put(idx.READY, mid, now + ttl)
+        self.driver.message_controller._delete(queue, mid, project)
+        index.delete(idx.READY, mid)
+        index.delete(idx.LOCK, mid)
+
+    def _messages_of(self, queue, claim_id, project):
+        """(claim expiry, message ids) of a live claim; raise if none."""
+        try:
+            headers, body = self._client.get_object(
+                utils._claim_container(queue, project), claim_id)
+        except swiftclient.ClientException as exc:
+            if exc.http_status == 404:
+                raise errors.ClaimDoesNotExist(claim_id, queue, project)
+            raise
+        return int(headers['x-delete-at']), jsonutils.loads(body)
+
+    def update(self, queue, claim_id, metadata, project=None):
+        if not self._queue_ctrl.exists(queue, project):
+            raise errors.QueueDoesNotExist(queue, project)
+        old, ids = self._messages_of(queue, claim_id, project)
+        msg_ctrl = self.driver.message_controller
+        index = msg_ctrl._index(queue, project)
+        now = timeutils.utcnow_ts()
+        expires = now + metadata['ttl']
+        for mid in ids:
+            held = index.holder(mid, now)
+            if not held or held[0] != claim_id:
+                continue
+            try:
+                headers, body = msg_ctrl._find_message(queue, mid, project)
+            except errors.MessageDoesNotExist:
+                continue
+            msg_expires = int(headers['x-delete-at'])
+            new_expires = max(msg_expires, expires + metadata['grace'])
+            if new_expires != msg_expires:
+                self._client.post_object(
+                    utils._message_container(queue, project), mid,
+                    {'x-object-meta-clientid':
+                     headers.get('x-object-meta-clientid', ''),
+                     'x-delete-at': str(new_expires)})
+            index.expire(idx.LOCK, mid, expires)
+            index.put(idx.CLAIMED, mid, new_expires)
+            index.put(idx.CLAIM_EXPIRY,
+                      idx.timed(expires, new_expires, mid), new_expires)
+            index.delete(idx.CLAIM_EXPIRY, idx.timed(held[1], msg_expires,
+                                                     mid))
+        self._client.post_object(utils._claim_container(queue, project),
+                                 claim_id, {'x-delete-at': str(expires)})
+
+    def delete(self, queue, claim_id, project=None):
+        try:
+            claim_expires, ids = self._messages_of(queue, claim_id, project)
+        except errors.ClaimDoesNotExist:
+            return
+        msg_ctrl = self.driver.message_controller
+        index = msg_ctrl._index(queue, project)
+        now = timeutils.utcnow_ts()
+        for mid in ids:
+            held = index.holder(mid, now)
+            if not held or held[0] != claim_id:
+                continue
+            try:
+                headers, body = msg_ctrl._find_message(queue, mid, project)
+            except errors.MessageDoesNotExist:
+                continue
+            msg = jsonutils.loads(body)
+            msg['claim_id'] = None
+            msg_expires = int(headers['x-delete-at'])
+            self._client.put_object(
+                utils._message_container(queue, project), mid,
+                jsonutils.dumps(msg), content_type='application/json',
+                headers={'x-object-meta-clientid':
+                         headers.get('x-object-meta-clientid', ''),
+                         'x-delete-at': str(msg_expires)})
+            index.put(idx.READY, mid, msg_expires)
+            index.delete(idx.CLAIMED, mid)
+            index.delete(idx.CLAIM_EXPIRY,
+                         idx.timed(held[1], msg_expires, mid))
+            index.delete(idx.LOCK, mid)
+        try:
+            self._client.delete_object(
+                utils._claim_container(queue, project), claim_id)
+        except swiftclient.ClientException as exc:
+            if exc.http_status != 404:
+                raise

@@ -1,0 +1,168 @@
+"""The index containers of a ``swift.delay`` queue and their entries.
+
+Every entry is a zero-byte object whose name carries what it indexes and
+that expires (``X-Delete-At``) with its message. Names sort the way each
+index is read; Swift lists them in name order, bounded by ``marker``,
+``end_marker`` and ``limit``.
+"""
+
+import time
+import uuid
+
+import swiftclient
+from zaqar.storage.swift import utils
+
+READY = 'ready'                # <id>: due and not claimed
+WAITING = 'waiting'            # <id>: not due yet
+DUE = 'due'                    # <due>.<expires>.<id>: not due yet
+CLAIMED = 'claimed'            # <id>: held by a claim
+CLAIM_EXPIRY = 'claim_expiry'  # <claim expires>.<expires>.<id>: held
+LOCK = 'lock'                  # <id>, content the claim id: held
+KINDS = (READY, WAITING, DUE, CLAIMED, CLAIM_EXPIRY, LOCK)
+
+
+def new_id():
+    """A message id that sorts by posting time (microseconds first)."""
+    return '%016x-%s' % (time.time_ns() // 1000, uuid.uuid4().hex[:16])
+
+
+def container(kind, queue, project):
+    return 'zaqar_delay_%s:%s:%s' % (kind, queue, project)
+
+
+def timed(when, expires, message_id):
+    """The name of a DUE or CLAIM_EXPIRY entry."""
+    return '%010d.%010d.%s' % (when, expires, message_id)
+
+
+def untimed(name):
+    """(when, expires, message id) of a DUE or CLAIM_EXPIRY entry."""
+    when, expires, message_id = name.split('.', 2)
+    return int(when), int(expires), message_id
+
+
+def until(now):
+    """``end_marker`` that lists the timed entries with when <= now."""
+    return '%010d' % (now + 1)
+
+
+class Index:
+    """The index containers of one queue."""
+
+    def __init__(self, client, queue, project):
+        self._client = client
+        self._names = {kind: container(kind, queue, project)
+                       for kind in KINDS}
+
+    def containers(self):
+        return list(self._names.values())
+
+    def put(self, kind, name, expires, content=b'', headers=None):
+        """Write an entry; False when a create-only write found one."""
+        headers = dict(headers or {}, **{'X-Delete-At': str(int(expires))})
+        try:
+            utils._put_or_create_container(
+                self._client, self._names[kind], name, content,
+                content_length=len(content), headers=headers)
+        except swiftclient.ClientException as exc:
+            if exc.http_status == 412:
+                return False
+            raise
+        return True
+
+    def lock(self, message_id, claim_id, expires, now):
+        """Take a message for a claim; False when a live claim holds it.
+
+        Liveness is Zaqar's clock (``now``), as for every delay driver: a
+        lock whose expiry passed is removed with a delete conditional on
+        that expiry (``X-If-Delete-At``), so a renewed lock is never
+        removed, and the name is then taken with a create-only write, so
+        only one claimer can win it.
+        """
+        for _ in range(2):
+            if self.put(LOCK, message_id, expires, claim_id.encode(),
+                        {'If-None-Match': '*'}):
+                return True
+            held = self.lock_of(message_id)
+            if held is not None and held[1] > now:
+                return False
+            if held is not None:
+                self.delete(LOCK, message_id,
+                            {'X-If-Delete-At': str(held[1])})
+        return False
+
+    def lock_of(self, message_id):
+        """(claim id, lock expiry) of a message's lock, live or not."""
+        try:
+            headers, body = self._client.get_object(self._names[LOCK],
+                                                    message_id)
+        except swiftclient.ClientException as exc:
+            if exc.http_status == 404:
+                return None
+            raise
+        return body.decode(), int(headers['x-delete-at'])
+
+    def holder(self, message_id, now):
+        """(claim id, claim expires) of a message's live lock, or None."""
+        held = self.lock_of(message_id)
+        return held if held is not None and held[1] > now else None
+
+    def expire(self, kind, name, expires):
+        """Move an entry's expiry (POST keeps its content)."""
+        self._client.post_object(self._names[kind], name,
+                                 {'X-Delete-At': str(int(expires))})
+
+    def delete(self, kind, name, headers=None):
+        try:
+            self._client.delete_object(self._names[kind], name,
+                                       headers=headers)
+        except swiftclient.ClientException as exc:
+            if exc.http_status not in (404, 412):
+                raise
+
+    def names(self, kind, marker=None, end_marker=None, limit=100):
+        try:
+            _, objects = self._client.get_container(
+                self._names[kind], marker=marker or '',
+                end_marker=end_marker, limit=limit)
+        except swiftclient.ClientException as exc:
+            if exc.http_status == 404:
+                return []
+            raise
+        return [obj['name'] for obj in objects]
+
+    def count(self, kind):
+        try:
+            headers = self._client.head_container(self._names[kind])
+        except swiftclient.ClientException as exc:
+            if exc.http_status == 404:
+                return 0
+            raise
+        return int(headers['x-container-object-count'])
+
+    def drop(self):
+        """Delete every index container and its entries."""
+        for name in self._names.values():
+            marker = ''
+            while True:
+                try:
+                    _, objects = self._client.get_container(
+                        name, marker=marker, limit=1000)
+                except swiftclient.ClientException as exc:
+                    if exc.http_status == 404:
+                        break
+                    raise
+                if not objects:
+                    try:
+                        self._client.delete_container(name)
+                    except swiftclient.ClientException as exc:
+                        if exc.http_status not in (404, 409):
+                            raise
+                    break
+                for obj in objects:
+                    try:
+                        self._client.delete_object(name, obj['name'])
+                    except swiftclient.ClientException as exc:
+                        if exc.http_status != 404:
+                            raise
+                marker = objects[-1]['name']

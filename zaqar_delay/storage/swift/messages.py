@@ -1,0 +1,201 @@
+"""Message operations of the ``swift.delay`` driver."""
+
+from oslo_serialization import jsonutils
+from oslo_utils import timeutils
+import swiftclient
+from zaqar import storage
+from zaqar.storage import errors
+from zaqar.storage.swift import messages as upstream
+from zaqar.storage.swift import utils
+from zaqar.storage import utils as s_utils
+
+from zaqar_delay.storage import common
+from zaqar_delay.storage.swift import index as idx
+
+
+class MessageController(upstream.MessageController):
+    """Messages of a delayed queue, with index containers beside them.
+
+    A message is upstream's object (container
+    ``zaqar_message:<queue>:<project>``, content ``body claim_id ttl
+    claim_count delay_expires``, ``X-Object-Meta-ClientID``,
+    ``X-Delete-At`` its expiry), named by an id that sorts by posting time,
+    so ``swift`` can read the store. Each queue also has these containers
+    of zero-byte entries (``zaqar_delay_<kind>:<queue>:<project>``), each
+    entry expiring with its message:
+
+    ================  ============================  ======================
+    Kind              Entry name                    Holds
+    ================  ============================  ======================
+    ``ready``         ``<id>``                      due and not claimed
+    ``waiting``       ``<id>``                      not due yet
+    ``due``           ``<due>.<expires>.<id>``      not due yet
+    ``claimed``       ``<id>``                      held by a claim
+    ``claim_expiry``  ``<claim exp>.<exp>.<id>``    held by a claim
+    ``lock``          ``<id>`` (content: claim id)  held; expires with it
+    ================  ============================  ======================
+
+    A claim lists ``ready`` (O(limit) names) and takes each message with a
+    create-only write of its ``lock`` (``If-None-Match: *``), which Swift
+    refuses while another claim's lock lives; only then does it move the
+    message's entries. List pages read ``ready`` (and ``claimed`` or
+    ``waiting`` when asked, merged by id) after the marker. ``due`` and
+    ``claim_expiry`` entries up to now are moved back to ``ready`` first,
+    at most ``[delay] promote_batch_size`` each per call.
+    """
+
+    def _index(self, queue, project):
+        return idx.Index(self._client, queue, project)
+
+    def _promote(self, index, now):
+        batch = self.driver.delay_conf.promote_batch_size
+        for name in index.names(idx.DUE, end_marker=idx.until(now),
+                                limit=batch):
+            _, expires, mid = idx.untimed(name)
+            index.put(idx.READY, mid, expires)
+            index.delete(idx.WAITING, mid)
+            index.delete(idx.DUE, name)
+        for name in index.names(idx.CLAIM_EXPIRY, end_marker=idx.until(now),
+                                limit=batch):
+            _, expires, mid = idx.untimed(name)
+            if index.holder(mid, now) is None:
+                index.put(idx.READY, mid, expires)
+                index.delete(idx.CLAIMED, mid)
+            index.delete(idx.CLAIM_EXPIRY, name)
+
+    def post(self, queue, messages, client_uuid, project=None):
+        messages = list(messages)
+        delays = common.message_delays(self.driver, self._queue_ctrl, queue,
+                                       project, messages)
+        index = self._index(queue, project)
+        now = timeutils.utcnow_ts()
+        ids = []
+        for msg, delay in zip(messages, delays):
+            mid = idx.new_id()
+            expires = now + msg['ttl']
+            content = {'body': msg.get('body', {}), 'claim_id': None,
+                       'ttl': msg['ttl'], 'claim_count': 0,
+                       'delay_expires': now + delay}
+            if self.driver.conf.enable_checksum:
+                content['checksum'] = s_utils.get_checksum(
+                    msg.get('body', None))
+            utils._put_or_create_container(
+                self._client, utils._message_container(queue, project), mid,
+                jsonutils.dumps(content), content_type='application/json',
+                headers={'x-object-meta-clientid': str(client_uuid),
+                         'x-delete-at': str(expires)})
+            if delay:
+                index.put(idx.WAITING, mid, expires)
+                index.put(idx.DUE, idx.timed(now + delay, expires, mid),
+                          expires)
+            else:
+                index.put(idx.READY, mid, expires)
+            ids.append(mid)
+        return ids
+
+    def _candidates(self, index, kinds, marker, want):
+        names = []
+        for kind in kinds:
+            names.extend(index.names(kind, marker=marker, limit=want))
+        return sorted(names)[:want]
+
+    def list(self, queue, project=None, marker=None,
+             limit=storage.DEFAULT_MESSAGES_PER_PAGE, echo=False,
+             client_uuid=None, include_claimed=False, include_delayed=False):
+        if not self._queue_ctrl.exists(queue, project):
+            raise errors.QueueDoesNotExist(queue, project)
+        index = self._index(queue, project)
+        now = timeutils.utcnow_ts()
+        self._promote(index, now)
+        kinds = [idx.READY]
+        if include_claimed:
+            kinds.append(idx.CLAIMED)
+        if include_delayed:
+            kinds.append(idx.WAITING)
+
+        page, examined = [], 0
+        bound = limit + self.driver.delay_conf.promote_batch_size
+        while len(page) < limit and examined < bound:
+            found = self._candidates(index, kinds, marker, limit - len(page))
+            if not found:
+                break
+            for mid in found:
+                examined += 1
+                marker = mid
+                try:
+                    headers, msg = self._find_message(queue, mid, project)
+                except errors.MessageDoesNotExist:
+                    continue
+                if echo or headers.get(
+                        'x-object-meta-clientid') != str(client_uuid):
+                    page.append(utils._message_to_json(mid, msg, headers,
+                                                       now))
+        return iter((iter(page), marker if page or examined else None))
+
+    def first(self, queue, project=None, sort=1):
+        if sort not in (1, -1):
+            raise ValueError('sort must be either 1 (ascending) '
+                             'or -1 (descending)')
+        try:
+            _, objects = self._client.get_container(
+                utils._message_container(queue, project), limit=1,
+                query_string='reverse=on' if sort == -1 else None)
+        except swiftclient.ClientException as exc:
+            if exc.http_status != 404:
+                raise
+            objects = []
+        for obj in objects:
+            return self._get(queue, obj['name'], project, check_queue=False)
+        raise errors.QueueIsEmpty(queue, project)
+
+    def _drop(self, queue, project, mid, headers, msg):
+        """Delete a message object and every index entry of it."""
+        index = self._index(queue, project)
+        expires = int(headers['x-delete-at'])
+        due = jsonutils.loads(msg).get('delay_expires', 0)
+        held = index.lock_of(mid)
+        self._delete(queue, mid, project)
+        for kind in (idx.READY, idx.WAITING, idx.CLAIMED):
+            index.delete(kind, mid)
+        index.delete(idx.DUE, idx.timed(due, expires, mid))
+        if held:
+            index.delete(idx.CLAIM_EXPIRY, idx.timed(held[1], expires, mid))
+            index.delete(idx.LOCK, mid)
+
+    def delete(self, queue, message_id, project=None, claim=None):
+        if not self._queue_ctrl.exists(queue, project):
+            return
+        try:
+            headers, msg = self._find_message(queue, message_id, project)
+        except errors.MessageDoesNotExist:
+            return
+        held = self._index(queue, project).holder(message_id,
+                                                  timeutils.utcnow_ts())
+        if claim is None:
+            if held:
+                raise errors.MessageIsClaimed(message_id)
+        else:
+            self.driver.claim_controller._exists(queue, claim, project)
+            if not held:
+                raise errors.MessageNotClaimed(message_id)
+            if held[0] != claim:
+                raise errors.MessageNotClaimedBy(message_id, claim)
+        self._drop(queue, project, message_id, headers, msg)
+
+    def bulk_delete(self, queue, message_ids, project=None, claim_ids=None):
+        found = []
+        for mid in message_ids:
+            try:
+                headers, msg = self._find_message(queue, mid, project)
+            except errors.MessageDoesNotExist:
+                continue
+            if claim_ids:
+                held = self._index(queue, project).holder(
+                    mid, timeutils.utcnow_ts())
+                if not held:
+                    raise errors.MessageNotClaimed(mid)
+                if held[0] not in claim_ids:
+                    raise errors.ClaimDoesNotMatch(held[0], queue, project)
+            found.append((mid, headers, msg))
+        for mid, headers, msg in found:
+            self._drop(queue, project, mid, headers, msg)

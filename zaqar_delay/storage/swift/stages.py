@@ -1,0 +1,55 @@
+"""Queue stage of ``swift.delay``: stats from the index, clean deletes.
+
+Zaqar loads it from the ``zaqar_delay.storage.swift.driver.queue.stages``
+entry point, named after the driver's module.
+"""
+
+from oslo_utils import timeutils
+from zaqar.storage import errors
+from zaqar.storage.swift import messages as upstream
+
+from zaqar_delay import delay
+from zaqar_delay.storage.swift import index as idx
+
+
+class MessageQueueHandler(upstream.MessageQueueHandler):
+    """Upstream's queue handler; stats count the index containers.
+
+    ``total`` is the message container's object count, ``claimed`` and
+    ``delayed`` the counts of the ``claimed`` and ``waiting`` containers
+    (Swift updates these counts asynchronously, so they can lag), and
+    ``next_due`` the first ``due`` entry: no message is read.
+    """
+
+    def delete(self, name, project=None):
+        super().delete(name, project)
+        idx.Index(self._client, name, project).drop()
+
+    def stats(self, name, project=None):
+        if not self._queue_ctrl.exists(name, project=project):
+            raise errors.QueueDoesNotExist(name, project)
+        ctrl = self._message_ctrl
+        index = ctrl._index(name, project)
+        now = timeutils.utcnow_ts()
+        ctrl._promote(index, now)
+        first_due = index.names(idx.DUE, limit=1)
+        try:
+            total = int(self._client.head_container(
+                upstream.utils._message_container(name, project))[
+                    'x-container-object-count'])
+        except upstream.swiftclient.ClientException as exc:
+            if exc.http_status != 404:
+                raise
+            total = 0
+        counts = delay.stats(
+            total, index.count(idx.CLAIMED), index.count(idx.WAITING),
+            idx.untimed(first_due[0])[0] if first_due else None)
+        try:
+            oldest = ctrl.first(name, project, sort=1)
+            newest = ctrl.first(name, project, sort=-1)
+        except errors.QueueIsEmpty:
+            pass
+        else:
+            for key, msg in (('oldest', oldest), ('newest', newest)):
+                counts[key] = {'id': msg['id'], 'age': int(msg['age'])}
+        return {'messages': counts}
