@@ -59,7 +59,8 @@ class ClaimController(upstream.ClaimController):
             self._client, utils._claim_container(queue, project), claim_id,
             jsonutils.dumps([msg['id'] for msg in claimed]),
             content_type='application/json',
-            headers={'x-delete-at': str(expires)})
+            headers={'x-delete-at': idx.delete_at(expires),
+                     'x-object-meta-ttl': str(ttl)})
         return claim_id, claimed
 
     def _take(self, queue, project, index, mid, headers, body, claim_id,
@@ -74,12 +75,13 @@ class ClaimController(upstream.ClaimController):
                               now)
             return None
         msg_expires = max(int(headers['x-delete-at']), expires + grace)
-        msg.update(claim_id=claim_id, ttl=msg_expires - now)
+        msg.update(claim_id=claim_id, ttl=max(msg['ttl'], expires + grace -
+                                              now))
         self._client.put_object(
             utils._message_container(queue, project), mid,
             jsonutils.dumps(msg), content_type='application/json',
             headers={'x-object-meta-clientid': client,
-                     'x-delete-at': str(msg_expires)})
+                     'x-delete-at': idx.delete_at(msg_expires)})
         index.put(idx.CLAIMED, mid, msg_expires)
         index.put(idx.CLAIM_EXPIRY, idx.timed(expires, msg_expires, mid),
                   msg_expires)
@@ -99,14 +101,16 @@ class ClaimController(upstream.ClaimController):
             self._client, utils._message_container(dlq, project), mid,
             jsonutils.dumps(msg), content_type='application/json',
             headers={'x-object-meta-clientid': client,
-                     'x-delete-at': str(now + ttl)})
+                     'x-delete-at': idx.delete_at(now + ttl)})
         idx.Index(self._client, dlq, project).put(idx.READY, mid, now + ttl)
         self.driver.message_controller._delete(queue, mid, project)
         index.delete(idx.READY, mid)
         index.delete(idx.LOCK, mid)
 
-    def _messages_of(self, queue, claim_id, project):
-        """(claim expiry, message ids) of a live claim; raise if none."""
+    def _claim(self, queue, claim_id, project):
+        """(expiry, ttl, message ids) of a live claim; raise if none."""
+        if not claim_id:
+            raise errors.ClaimDoesNotExist(claim_id, queue, project)
         try:
             headers, body = self._client.get_object(
                 utils._claim_container(queue, project), claim_id)
@@ -114,12 +118,35 @@ class ClaimController(upstream.ClaimController):
             if exc.http_status == 404:
                 raise errors.ClaimDoesNotExist(claim_id, queue, project)
             raise
-        return int(headers['x-delete-at']), jsonutils.loads(body)
+        expires = int(headers['x-delete-at'])
+        if expires <= timeutils.utcnow_ts():
+            raise errors.ClaimDoesNotExist(claim_id, queue, project)
+        ttl = int(headers.get('x-object-meta-ttl', expires))
+        return expires, ttl, jsonutils.loads(body)
+
+    def _exists(self, queue, claim_id, project=None):
+        self._claim(queue, claim_id, project)
+
+    def get(self, queue, claim_id, project=None):
+        expires, ttl, ids = self._claim(queue, claim_id, project)
+        msg_ctrl = self.driver.message_controller
+        now = timeutils.utcnow_ts(True)
+
+        def found():
+            for mid in ids:
+                try:
+                    yield msg_ctrl._get(queue, mid, project,
+                                        check_queue=False)
+                except errors.MessageDoesNotExist:
+                    continue
+
+        return {'id': claim_id, 'ttl': ttl,
+                'age': int(now - (expires - ttl))}, found()
 
     def update(self, queue, claim_id, metadata, project=None):
         if not self._queue_ctrl.exists(queue, project):
             raise errors.QueueDoesNotExist(queue, project)
-        old, ids = self._messages_of(queue, claim_id, project)
+        _, _, ids = self._claim(queue, claim_id, project)
         msg_ctrl = self.driver.message_controller
         index = msg_ctrl._index(queue, project)
         now = timeutils.utcnow_ts()
@@ -139,7 +166,7 @@ class ClaimController(upstream.ClaimController):
                     utils._message_container(queue, project), mid,
                     {'x-object-meta-clientid':
                      headers.get('x-object-meta-clientid', ''),
-                     'x-delete-at': str(new_expires)})
+                     'x-delete-at': idx.delete_at(new_expires)})
             index.expire(idx.LOCK, mid, expires)
             index.put(idx.CLAIMED, mid, new_expires)
             index.put(idx.CLAIM_EXPIRY,
@@ -147,11 +174,13 @@ class ClaimController(upstream.ClaimController):
             index.delete(idx.CLAIM_EXPIRY, idx.timed(held[1], msg_expires,
                                                      mid))
         self._client.post_object(utils._claim_container(queue, project),
-                                 claim_id, {'x-delete-at': str(expires)})
+                                 claim_id,
+                                 {'x-delete-at': idx.delete_at(expires),
+                                  'x-object-meta-ttl': str(metadata['ttl'])})
 
     def delete(self, queue, claim_id, project=None):
         try:
-            claim_expires, ids = self._messages_of(queue, claim_id, project)
+            _, _, ids = self._claim(queue, claim_id, project)
         except errors.ClaimDoesNotExist:
             return
         msg_ctrl = self.driver.message_controller
@@ -173,7 +202,7 @@ class ClaimController(upstream.ClaimController):
                 jsonutils.dumps(msg), content_type='application/json',
                 headers={'x-object-meta-clientid':
                          headers.get('x-object-meta-clientid', ''),
-                         'x-delete-at': str(msg_expires)})
+                         'x-delete-at': idx.delete_at(msg_expires)})
             index.put(idx.READY, mid, msg_expires)
             index.delete(idx.CLAIMED, mid)
             index.delete(idx.CLAIM_EXPIRY,

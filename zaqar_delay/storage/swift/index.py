@@ -21,6 +21,11 @@ LOCK = 'lock'                  # <id>, content the claim id: held
 KINDS = (READY, WAITING, DUE, CLAIMED, CLAIM_EXPIRY, LOCK)
 
 
+def delete_at(expires):
+    """``X-Delete-At`` for ``expires``: Swift refuses a time in its past."""
+    return str(max(int(expires), int(time.time()) + 1))
+
+
 def new_id():
     """A message id that sorts by posting time (microseconds first)."""
     return '%016x-%s' % (time.time_ns() // 1000, uuid.uuid4().hex[:16])
@@ -59,7 +64,7 @@ class Index:
 
     def put(self, kind, name, expires, content=b'', headers=None):
         """Write an entry; False when a create-only write found one."""
-        headers = dict(headers or {}, **{'X-Delete-At': str(int(expires))})
+        headers = dict(headers or {}, **{'X-Delete-At': delete_at(expires)})
         try:
             utils._put_or_create_container(
                 self._client, self._names[kind], name, content,
@@ -110,7 +115,7 @@ class Index:
     def expire(self, kind, name, expires):
         """Move an entry's expiry (POST keeps its content)."""
         self._client.post_object(self._names[kind], name,
-                                 {'X-Delete-At': str(int(expires))})
+                                 {'X-Delete-At': delete_at(expires)})
 
     def delete(self, kind, name, headers=None):
         try:

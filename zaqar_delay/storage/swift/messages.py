@@ -13,6 +13,15 @@ from zaqar_delay.storage import common
 from zaqar_delay.storage.swift import index as idx
 
 
+def basic(message_id, body, headers, now):
+    """The message as Zaqar returns it (upstream's, with the checksum)."""
+    message = utils._message_to_json(message_id, body, headers, now)
+    checksum = jsonutils.loads(body).get('checksum')
+    if checksum:
+        message['checksum'] = checksum
+    return message
+
+
 class MessageController(upstream.MessageController):
     """Messages of a delayed queue, with index containers beside them.
 
@@ -83,7 +92,7 @@ class MessageController(upstream.MessageController):
                 self._client, utils._message_container(queue, project), mid,
                 jsonutils.dumps(content), content_type='application/json',
                 headers={'x-object-meta-clientid': str(client_uuid),
-                         'x-delete-at': str(expires)})
+                         'x-delete-at': idx.delete_at(expires)})
             if delay:
                 index.put(idx.WAITING, mid, expires)
                 index.put(idx.DUE, idx.timed(now + delay, expires, mid),
@@ -128,9 +137,25 @@ class MessageController(upstream.MessageController):
                     continue
                 if echo or headers.get(
                         'x-object-meta-clientid') != str(client_uuid):
-                    page.append(utils._message_to_json(mid, msg, headers,
-                                                       now))
+                    page.append(basic(mid, msg, headers, now))
         return iter((iter(page), marker if page or examined else None))
+
+    def _get(self, queue, message_id, project=None, check_queue=True):
+        if check_queue and not self._queue_ctrl.exists(queue, project):
+            raise errors.QueueDoesNotExist(queue, project)
+        headers, msg = self._find_message(queue, message_id, project)
+        return basic(message_id, msg, headers, timeutils.utcnow_ts(True))
+
+    def pop(self, queue, limit, project=None):
+        claims = self.driver.claim_controller
+        claim_id, messages = claims.create(queue, {'ttl': 60, 'grace': 0},
+                                           project, limit=limit)
+        if not claim_id:
+            return []
+        messages = list(messages)
+        self.bulk_delete(queue, [msg['id'] for msg in messages], project)
+        claims.delete(queue, claim_id, project)
+        return messages
 
     def first(self, queue, project=None, sort=1):
         if sort not in (1, -1):

@@ -51,5 +51,6 @@ class MessageQueueHandler(upstream.MessageQueueHandler):
             pass
         else:
             for key, msg in (('oldest', oldest), ('newest', newest)):
-                counts[key] = {'id': msg['id'], 'age': int(msg['age'])}
+                counts[key] = {'id': msg['id'], 'age': int(msg['age']),
+                               'created': delay.iso(now - msg['age'])}
         return {'messages': counts}
