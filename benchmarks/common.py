@@ -6,6 +6,7 @@ import time
 import uuid
 
 from oslo_config import cfg
+from oslo_log import log
 from osprofiler import opts as profiler_opts
 from zaqar.conf import default
 from zaqar.conf import drivers
@@ -23,6 +24,7 @@ def make_driver(data_class, control_class, conf_text):
                                      delete=False) as f:
         f.write(conf_text)
     conf = cfg.ConfigOpts()
+    log.register_options(conf)
     conf(args=[], project='zaqar', default_config_files=[f.name])
     conf.register_opts(default.ALL_OPTS)
     conf.register_opts(drivers.ALL_OPTS, group=drivers.GROUP_NAME)

@@ -87,7 +87,10 @@ class Index:
         for _ in range(2):
             if self.put(LOCK, message_id, expires, claim_id.encode(),
                         {'If-None-Match': '*'}):
-                return True
+                # Two create-only writes that race can both succeed; the
+                # newer one is what Swift returns from now on.
+                held = self.lock_of(message_id)
+                return held is not None and held[0] == claim_id
             held = self.lock_of(message_id)
             if held is not None and held[1] > now:
                 return False
