@@ -55,6 +55,15 @@ uri = {mongodb_url}
 database = {database}
 """
 
+SWIFT_STORE = """[drivers:message_store:swift]
+uri = {uri}
+auth_url = {auth_url}
+project_domain_name = Default
+user_domain_name = Default
+region_name = {region}
+interface = public
+"""
+
 EXAMPLE = """\
 zaqar-server ({store}) at {url}   (redis-server on 127.0.0.1:{redis_port})
 config: {conf}
@@ -126,7 +135,7 @@ class Stack:
     def __init__(self, message_store='redis.delay', max_delay=86400,
                  ttl_policy='reject', redis_port=None, dbid=0,
                  log_path=None, debug=False, websocket=False,
-                 mongodb_url=None):
+                 mongodb_url=None, swift=None):
         self.dir = tempfile.mkdtemp(prefix='zaqar-delay-dev-')
         self.processes = []
         self.redis_port = redis_port
@@ -138,6 +147,7 @@ class Stack:
         self.log_path = log_path or os.path.join(self.dir, 'zaqar.log')
         self.store = message_store
         self.mongodb_url = mongodb_url
+        self.swift = swift
         self._settings = dict(message_store=message_store,
                               max_delay=max_delay, ttl_policy=ttl_policy,
                               dbid=dbid, mgmt_dbid=dbid + 1, debug=debug)
@@ -161,6 +171,11 @@ class Stack:
         return self
 
     def _message_store_section(self):
+        if self.store.startswith('swift'):
+            if not self.swift:
+                raise ValueError('%s needs Swift settings (uri, auth_url, '
+                                 'region)' % self.store)
+            return SWIFT_STORE.format(**self.swift)
         if self.store.startswith('mongodb'):
             if not self.mongodb_url:
                 raise ValueError('%s needs a MongoDB URL' % self.store)
