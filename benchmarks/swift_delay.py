@@ -1,0 +1,123 @@
+"""Compare ``swift`` (upstream) and ``swift.delay`` on one Swift.
+
+    python benchmarks/swift_delay.py [--sizes 0,100,1000]
+
+Starts Keystone and a one-replica Swift on loopback (as the tests do;
+needs the .ci/services virtualenv), with a redis management store. For N
+delayed messages ahead of one ready one, on a queue with a default
+delay, prints per claim (limit 1): object GETs, container listings, all
+requests to Swift, and wall time, for each driver; then post throughput.
+A claim that fails prints its error instead.
+"""
+
+import argparse
+import collections
+from concurrent import futures
+import sys
+import time
+
+from zaqar.storage.redis import driver as redis_driver
+from zaqar.storage.swift import driver as upstream
+
+from benchmarks import common
+from tests.functional import openstack
+from tests.functional import services
+from tests.functional.storage.swift import base as swift_base
+from zaqar_delay.storage.swift import driver as delay_driver
+
+PROJECT = common.PROJECT
+
+
+class Counting:
+    """A Swift connection that counts the requests made through it."""
+
+    def __init__(self, client):
+        self._client = client
+        self.calls = collections.Counter()
+
+    def __getattr__(self, name):
+        method = getattr(self._client, name)
+
+        def counted(*args, **kwargs):
+            self.calls[name] += 1
+            return method(*args, **kwargs)
+        return counted
+
+
+def make(cls, conf_text):
+    control, data = common.make_driver(cls, redis_driver.ControlDriver,
+                                       conf_text)
+    data._lazy_connection = Counting(data.connection)
+    return control, data
+
+
+def post_delayed(data, queue, count, workers=8):
+    def post(_):
+        data.message_controller.post(
+            queue, [{'ttl': 86400, 'body': 'later', 'delay': 3600}],
+            common.CLIENT, PROJECT)
+    with futures.ThreadPoolExecutor(workers) as pool:
+        list(pool.map(post, range(count)))
+
+
+def one_claim(data, queue):
+    (mid,) = data.message_controller.post(
+        queue, [{'ttl': 600, 'body': 'ready', 'delay': 0}], common.CLIENT,
+        PROJECT)
+    calls = data.connection.calls
+    calls.clear()
+    t0 = time.perf_counter()
+    try:
+        claim_id, msgs = data.claim_controller.create(
+            queue, {'ttl': 60, 'grace': 60}, PROJECT, limit=1)
+    except (Exception, RecursionError) as exc:
+        return '%s after %d object GETs' % (type(exc).__name__,
+                                            calls['get_object'])
+    elapsed = (time.perf_counter() - t0) * 1000
+    counts = (calls['get_object'], calls['get_container'],
+              sum(calls.values()))
+    if [m['id'] for m in msgs] != [mid]:
+        return 'claimed %r, wanted %r' % ([m['id'] for m in msgs], mid)
+    data.message_controller.delete(queue, mid, PROJECT, claim=claim_id)
+    return '%6d %6d %6d %9.1f' % (counts + (elapsed,))
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument('--sizes', default='0,100,1000')
+    args = parser.parse_args(argv)
+    stack = services.keystone_swift()
+    conf_text = swift_base.DRIVER_CONF.format(
+        admin=openstack.ADMIN, password=openstack.PASSWORD,
+        keystone=stack.keystone, region=openstack.REGION,
+        redis=services.redis_server().url) + (
+        '\n[transport]\nmax_message_delay = 86400\n')
+    drivers_ = {'swift': make(upstream.DataDriver, conf_text),
+                'swift.delay': make(delay_driver.DataDriver, conf_text)}
+    queues = {'swift': 'up', 'swift.delay': 'delay'}
+    for name, (control, _) in drivers_.items():
+        control.queue_controller.create(queues[name], project=PROJECT)
+        control.queue_controller.set_metadata(
+            queues[name], {'_default_message_delay': 3600}, project=PROJECT)
+
+    print('per claim (limit 1) with N delayed ahead')
+    print('%7s %-12s %6s %6s %6s %9s' % (
+        'N', 'driver', 'GETs', 'lists', 'reqs', 'ms'))
+    ahead = 0
+    for size in [int(s) for s in args.sizes.split(',')]:
+        for name, (_, data) in drivers_.items():
+            post_delayed(data, queues[name], size - ahead)
+            print('%7d %-12s %s' % (size, name, one_claim(data,
+                                                          queues[name])))
+            sys.stdout.flush()
+        ahead = size
+
+    print('\npost throughput, 10 messages a call, messages/s')
+    for name, (control, data) in drivers_.items():
+        control.queue_controller.create('posts', project=PROJECT)
+        rate = common.post_rate(data, 'posts', None, seconds=5)
+        print('%-12s %8.1f' % (name, rate))
+
+
+if __name__ == '__main__':
+    main()
