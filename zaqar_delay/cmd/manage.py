@@ -4,10 +4,12 @@
       redis migrate --to redis.delay [--dry-run] [--batch N]
   zaqar-delay-manage --config-file /etc/zaqar/zaqar.conf \\
       mongodb migrate --to mongodb.delay [--dry-run] [--batch N]
+  zaqar-delay-manage --config-file /etc/zaqar/zaqar.conf \\
+      swift migrate --to swift.delay [--dry-run] [--batch N]
 
-The store is the one of ``[drivers:message_store:redis]`` or
-``[drivers:message_store:mongodb]`` in the config files, or ``--uri``
-(``--database`` and ``--partitions`` for MongoDB).
+The store is the one of ``[drivers:message_store:<backend>]`` in the
+config files, or ``--uri`` (``--database`` and ``--partitions`` for
+MongoDB; Swift also needs the config file's Keystone settings).
 """
 
 import argparse
@@ -17,15 +19,19 @@ from oslo_config import cfg
 import pymongo
 from zaqar.conf import drivers_message_store_mongodb as mongodb_opts
 from zaqar.conf import drivers_message_store_redis as redis_opts
+from zaqar.conf import drivers_message_store_swift as swift_opts
 from zaqar.storage.redis import driver as redis_upstream
+from zaqar.storage.swift import driver as swift_upstream
 
 from zaqar_delay.storage import common
 from zaqar_delay.storage.mongodb import migrate as mongodb_migrate
 from zaqar_delay.storage.redis import migrate as redis_migrate
 from zaqar_delay.storage.redis import scripting
+from zaqar_delay.storage.swift import migrate as swift_migrate
 
 TARGETS = {'redis': ('redis.delay', 'redis'),
-           'mongodb': ('mongodb.delay', 'mongodb')}
+           'mongodb': ('mongodb.delay', 'mongodb'),
+           'swift': ('swift.delay', 'swift')}
 
 
 def _settings(args, opts):
@@ -73,9 +79,26 @@ def _mongodb(args):
     return index, drop
 
 
+def _swift(args):
+    settings = _settings(args, swift_opts)
+    if args.uri:
+        settings = common.UriOptions(settings, args.uri)
+    client = swift_upstream._ClientWrapper(settings)
+    queues = list(swift_migrate.queues(client))
+    index = (('%s/%s' % (project or '', queue),
+              swift_migrate.reindex(client, queue, project, args.batch,
+                                    args.dry_run))
+             for queue, project in queues)
+    drop = (('%s/%s' % (project or '', queue), 'containers %s' % ', '.join(
+        swift_migrate.drop_index(client, queue, project, args.dry_run)))
+        for queue, project in queues)
+    return index, drop
+
+
 def _migrate(args, out):
     dry = ' (dry run: nothing written)' if args.dry_run else ''
-    index, drop = {'redis': _redis, 'mongodb': _mongodb}[args.backend](args)
+    index, drop = {'redis': _redis, 'mongodb': _mongodb,
+                   'swift': _swift}[args.backend](args)
     if args.to == TARGETS[args.backend][1]:
         for where, what in drop:
             out.write('%s: dropped %s%s\n' % (where, what, dry))

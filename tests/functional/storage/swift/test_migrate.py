@@ -1,0 +1,73 @@
+"""Switching a live store between ``swift`` and ``swift.delay``."""
+
+import io
+import uuid
+
+from oslo_utils import timeutils
+from zaqar.storage.swift import driver as upstream_driver
+
+from tests.functional.storage.swift import test_delays
+from zaqar_delay.cmd import manage
+from zaqar_delay.storage.swift import index as idx
+
+CLIENT = str(uuid.uuid4())
+
+
+class MigrateTest(test_delays.SwiftDelayTestBase):
+
+    def setUp(self):
+        super().setUp()
+        timeutils.set_time_override()
+        self.addCleanup(timeutils.clear_time_override)
+        self.upstream = upstream_driver.DataDriver(
+            self.conf, self.control.cache, self.control)
+        self.queues.create('q', project=self.project)
+
+    def manage(self, *argv):
+        out = io.StringIO()
+        self.assertEqual(0, manage.main(
+            ['--config-file', self.conf_path(self.config_file), 'swift',
+             'migrate'] + list(argv), out=out))
+        return out.getvalue()
+
+    def claim(self, driver):
+        _, msgs = driver.claim_controller.create(
+            'q', {'ttl': 600, 'grace': 60}, self.project, limit=10)
+        return sorted(m['id'] for m in msgs)
+
+    def post(self, driver, delay):
+        return driver.message_controller.post(
+            'q', [{'ttl': 3600, 'body': delay, 'delay': delay}], CLIENT,
+            self.project)
+
+    def index_entries(self):
+        index = idx.Index(self.driver.connection, 'q', self.project)
+        return sum(index.count(kind) for kind in idx.KINDS)
+
+    def test_from_swift_to_swift_delay(self):
+        held = self.post(self.upstream, 0)
+        self.assertEqual(held, self.claim(self.upstream))
+        ready = self.post(self.upstream, 0)
+        waiting = self.post(self.upstream, 300)
+        self.assertEqual([], self.claim(self.driver))
+
+        report = self.manage('--to', 'swift.delay', '--dry-run')
+        self.assertIn('ready 1, waiting 1, claimed 1, gone 0', report)
+        self.assertEqual(0, self.index_entries())
+
+        self.manage('--to', 'swift.delay')
+        self.assertEqual(ready, self.claim(self.driver))
+        timeutils.advance_time_seconds(300)
+        self.assertEqual(waiting, self.claim(self.driver))
+
+    def test_from_swift_delay_to_swift(self):
+        ready = self.post(self.driver, 0)
+        self.post(self.driver, 300)
+        self.assertNotEqual(0, self.index_entries())
+
+        self.assertIn('the store is ready for swift',
+                      self.manage('--to', 'swift'))
+        self.assertEqual(0, self.index_entries())
+        found = self.upstream.message_controller.bulk_get(
+            'q', ready, self.project)
+        self.assertEqual(ready, [m['id'] for m in found])

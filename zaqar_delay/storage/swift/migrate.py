@@ -1,0 +1,109 @@
+"""Switch a live Swift store between ``swift`` and ``swift.delay``.
+
+``swift`` -> ``swift.delay``: every message object of every queue gets
+the index entries of its state, read from its content (``delay_expires``,
+``claim_id``) and its claim object: a message held by a live claim gets
+that claim's lock. Listings are read a page at a time (no recursion).
+Run it after every zaqar-server uses ``swift.delay``; it is idempotent.
+Messages posted by ``swift`` keep their ids, which do not sort by posting
+time, so among them claims come in id order.
+
+``swift.delay`` -> ``swift``: the index containers are deleted; ``swift``
+reads the message and claim objects, which were kept in its format.
+"""
+
+from oslo_serialization import jsonutils
+from oslo_utils import timeutils
+import swiftclient
+from zaqar.storage.swift import utils
+
+from zaqar_delay.storage import common
+from zaqar_delay.storage.swift import index as idx
+
+PREFIX = 'zaqar_message:'
+
+
+def queues(client):
+    """Yield (queue, project) for every message container."""
+    marker = ''
+    while True:
+        _, containers = client.get_account(prefix=PREFIX, marker=marker,
+                                           limit=1000)
+        if not containers:
+            return
+        for cont in containers:
+            queue, _, project = cont['name'][len(PREFIX):].partition(':')
+            yield queue, (None if project == 'None' else project)
+        marker = containers[-1]['name']
+
+
+def _live_claim(client, queue, project, claim_id, now, cache):
+    """The expiry of a live claim, or None."""
+    if claim_id not in cache:
+        try:
+            headers = client.head_object(
+                utils._claim_container(queue, project), claim_id)
+            expires = int(headers['x-delete-at'])
+        except swiftclient.ClientException as exc:
+            if exc.http_status != 404:
+                raise
+            expires = 0
+        cache[claim_id] = expires if expires > now else None
+    return cache[claim_id]
+
+
+def reindex(client, queue, project, batch=1000, dry_run=False):
+    """Index one queue; yield the Counts of each page as it is done."""
+    index = idx.Index(client, queue, project)
+    container = utils._message_container(queue, project)
+    claims = {}
+    marker = ''
+    while True:
+        _, objects = client.get_container(container, marker=marker,
+                                          limit=batch)
+        if not objects:
+            return
+        marker = objects[-1]['name']
+        now = timeutils.utcnow_ts()
+        counts = [0, 0, 0, 0]
+        for obj in objects:
+            mid = obj['name']
+            try:
+                headers, body = client.get_object(container, mid)
+            except swiftclient.ClientException as exc:
+                if exc.http_status != 404:
+                    raise
+                counts[3] += 1
+                continue
+            msg = jsonutils.loads(body)
+            expires = int(headers.get('x-delete-at') or now + msg['ttl'])
+            claim_id = msg.get('claim_id')
+            claim = claim_id and _live_claim(client, queue, project,
+                                             claim_id, now, claims)
+            due = msg.get('delay_expires', 0)
+            if claim:
+                counts[2] += 1
+                if not dry_run:
+                    index.put(idx.LOCK, mid, claim, claim_id.encode())
+                    index.put(idx.CLAIMED, mid, expires)
+                    index.put(idx.CLAIM_EXPIRY,
+                              idx.timed(claim, expires, mid), expires)
+            elif due > now:
+                counts[1] += 1
+                if not dry_run:
+                    index.put(idx.WAITING, mid, expires)
+                    index.put(idx.DUE, idx.timed(due, expires, mid),
+                              expires)
+            else:
+                counts[0] += 1
+                if not dry_run:
+                    index.put(idx.READY, mid, expires)
+        yield common.Counts(*counts)
+
+
+def drop_index(client, queue, project, dry_run=False):
+    """Delete the index containers of one queue; return their names."""
+    index = idx.Index(client, queue, project)
+    if not dry_run:
+        index.drop()
+    return index.containers()
