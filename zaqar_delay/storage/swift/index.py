@@ -6,6 +6,7 @@ index is read; Swift lists them in name order, bounded by ``marker``,
 ``end_marker`` and ``limit``.
 """
 
+import threading
 import time
 import uuid
 
@@ -26,9 +27,19 @@ def delete_at(expires):
     return str(max(int(expires), int(time.time()) + 1))
 
 
+_clock = {'last': 0, 'lock': threading.Lock()}
+
+
 def new_id():
-    """A message id that sorts by posting time (microseconds first)."""
-    return '%016x-%s' % (time.time_ns() // 1000, uuid.uuid4().hex[:16])
+    """A message id that sorts by posting time (microseconds first).
+
+    Within one process the time part strictly increases, so ids posted
+    one after the other sort in that order.
+    """
+    with _clock['lock']:
+        micros = max(time.time_ns() // 1000, _clock['last'] + 1)
+        _clock['last'] = micros
+    return '%016x-%s' % (micros, uuid.uuid4().hex[:16])
 
 
 def container(kind, queue, project):
