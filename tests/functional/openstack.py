@@ -7,6 +7,7 @@ separate virtualenv (they do not share Zaqar's dependencies), named by
 ``ZAQAR_DELAY_SERVICES_VENV`` (``.ci/run`` makes it as ``.ci/services``).
 """
 
+import getpass
 import json
 import os
 import shutil
@@ -52,7 +53,9 @@ default = yes
 """
 
 SERVER_CONF = """[DEFAULT]
+user = {user}
 swift_dir = {dir}
+recon_cache_path = {dir}
 devices = {dir}/srv/node
 mount_check = false
 workers = 0
@@ -63,6 +66,9 @@ log_name = {kind}
 pipeline = {kind}-server
 [app:{kind}-server]
 use = egg:swift#{kind}
+container_update_timeout = 10
+[object-updater]
+interval = 1
 """
 
 PROXY_CONF = """[DEFAULT]
@@ -107,6 +113,15 @@ project_name = {admin}
 user_domain_name = Default
 project_domain_name = Default
 delay_auth_decision = True
+"""
+
+
+UPDATER = """
+from swift.common import utils
+utils.set_swift_dir({dir!r})
+from swift.common.daemon import run_daemon
+from swift.obj.updater import ObjectUpdater
+run_daemon(ObjectUpdater, {conf!r}, verbose=True)
 """
 
 
@@ -223,9 +238,16 @@ class KeystoneSwift:
             conf = os.path.join(self.dir, kind + '-server.conf')
             with open(conf, 'w') as f:
                 f.write(SERVER_CONF.format(dir=self.dir, kind=kind,
-                                           port=self.ports[kind]))
+                                           port=self.ports[kind],
+                                           user=getpass.getuser()))
             self._spawn([self._bin('swift-%s-server' % kind), conf, '-v'],
                         kind + '.log')
+        # Container listings that a busy container server missed are
+        # caught up by the object updater, as in any Swift.
+        # (swift's daemons read /etc/swift/swift.conf unless told first)
+        self._spawn([self._bin('python'), '-c', UPDATER.format(
+            dir=self.dir, conf=os.path.join(self.dir, 'object-server.conf'))],
+            'object-updater.log')
         conf = os.path.join(self.dir, 'proxy-server.conf')
         with open(conf, 'w') as f:
             f.write(PROXY_CONF.format(dir=self.dir, port=self.ports['proxy'],
