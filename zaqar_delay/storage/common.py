@@ -3,12 +3,29 @@
 import collections
 
 from oslo_config import cfg
+from zaqar.conf import transport
 from zaqar.storage import errors
 
 from zaqar_delay import delay
+from zaqar_delay import opts
 
 # What a migration found in a batch of messages, by state.
 Counts = collections.namedtuple('Counts', 'ready waiting claimed gone')
+
+
+class DelaySettings:
+    """Mixed into each delay data driver, before upstream's driver.
+
+    Registers zaqar-delay's options and gives the controllers
+    ``driver.delay_conf`` (``[delay]``) and ``driver.max_delay``
+    (``[transport] max_message_delay``).
+    """
+
+    def __init__(self, conf, cache, control_driver):
+        opts.register_opts(conf)
+        self.delay_conf = conf[opts.GROUP]
+        self.max_delay = conf[transport.GROUP_NAME].max_message_delay
+        super().__init__(conf, cache, control_driver)
 
 
 def message_delays(driver, queue_controller, queue, project, messages):

@@ -9,10 +9,8 @@ that URI is used.
 
 from zaqar.common import decorators
 from zaqar.conf import drivers_message_store_mongodb as mongodb_opts
-from zaqar.conf import transport
 from zaqar.storage.mongodb import driver as upstream
 
-from zaqar_delay import opts
 from zaqar_delay.storage import common
 from zaqar_delay.storage.mongodb import claims
 from zaqar_delay.storage.mongodb import messages
@@ -20,14 +18,8 @@ from zaqar_delay.storage.mongodb import messages
 NAMES = ('mongodb.delay', 'mongodb.fifo.delay')
 
 
-class _Delay:
+class _Delay(common.DelaySettings):
     """What both delay drivers add to upstream's (a mixin)."""
-
-    def __init__(self, conf, cache, control_driver):
-        opts.register_opts(conf)
-        self.delay_conf = conf[opts.GROUP]
-        self.max_delay = conf[transport.GROUP_NAME].max_message_delay
-        super().__init__(conf, cache, control_driver)
 
     @decorators.lazy_property(write=False)
     def connection(self):

@@ -10,9 +10,8 @@ import types
 from oslo_config import cfg
 from zaqar.common import decorators
 from zaqar.storage.redis import driver as upstream
-from zaqar.conf import transport
 
-from zaqar_delay import opts
+from zaqar_delay.storage import common
 from zaqar_delay.storage.redis import claims
 from zaqar_delay.storage.redis import messages
 from zaqar_delay.storage.redis import scripting
@@ -35,15 +34,9 @@ def connection_uri(conf):
     return uri
 
 
-class DataDriver(upstream.DataDriver):
+class DataDriver(common.DelaySettings, upstream.DataDriver):
     """Upstream's redis DataDriver with the delay message and claim
     controllers; every other controller is upstream's."""
-
-    def __init__(self, conf, cache, control_driver):
-        opts.register_opts(conf)
-        super().__init__(conf, cache, control_driver)
-        self.delay_conf = conf[opts.GROUP]
-        self.max_delay = conf[transport.GROUP_NAME].max_message_delay
 
     @decorators.lazy_property(write=False)
     def connection(self):

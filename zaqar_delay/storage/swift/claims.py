@@ -143,14 +143,9 @@ class ClaimController(upstream.ClaimController):
         return {'id': claim_id, 'ttl': ttl,
                 'age': int(now - (expires - ttl))}, found()
 
-    def update(self, queue, claim_id, metadata, project=None):
-        if not self._queue_ctrl.exists(queue, project):
-            raise errors.QueueDoesNotExist(queue, project)
-        _, _, ids = self._claim(queue, claim_id, project)
+    def _held(self, queue, project, index, claim_id, ids, now):
+        """Yield (id, lock, headers, body) of the messages the claim holds."""
         msg_ctrl = self.driver.message_controller
-        index = msg_ctrl._index(queue, project)
-        now = timeutils.utcnow_ts()
-        expires = now + metadata['ttl']
         for mid in ids:
             held = index.holder(mid, now)
             if not held or held[0] != claim_id:
@@ -159,6 +154,18 @@ class ClaimController(upstream.ClaimController):
                 headers, body = msg_ctrl._find_message(queue, mid, project)
             except errors.MessageDoesNotExist:
                 continue
+            yield mid, held, headers, body
+
+    def update(self, queue, claim_id, metadata, project=None):
+        if not self._queue_ctrl.exists(queue, project):
+            raise errors.QueueDoesNotExist(queue, project)
+        _, _, ids = self._claim(queue, claim_id, project)
+        msg_ctrl = self.driver.message_controller
+        index = msg_ctrl._index(queue, project)
+        now = timeutils.utcnow_ts()
+        expires = now + metadata['ttl']
+        for mid, held, headers, _ in self._held(queue, project, index,
+                                                claim_id, ids, now):
             msg_expires = int(headers['x-delete-at'])
             new_expires = max(msg_expires, expires + metadata['grace'])
             if new_expires != msg_expires:
@@ -186,14 +193,8 @@ class ClaimController(upstream.ClaimController):
         msg_ctrl = self.driver.message_controller
         index = msg_ctrl._index(queue, project)
         now = timeutils.utcnow_ts()
-        for mid in ids:
-            held = index.holder(mid, now)
-            if not held or held[0] != claim_id:
-                continue
-            try:
-                headers, body = msg_ctrl._find_message(queue, mid, project)
-            except errors.MessageDoesNotExist:
-                continue
+        for mid, held, headers, body in self._held(queue, project, index,
+                                                   claim_id, ids, now):
             msg = jsonutils.loads(body)
             msg['claim_id'] = None
             msg_expires = int(headers['x-delete-at'])

@@ -8,10 +8,8 @@ used.
 
 from zaqar.common import decorators
 from zaqar.conf import drivers_message_store_swift as swift_opts
-from zaqar.conf import transport
 from zaqar.storage.swift import driver as upstream
 
-from zaqar_delay import opts
 from zaqar_delay.storage import common
 from zaqar_delay.storage.swift import claims
 from zaqar_delay.storage.swift import messages
@@ -19,15 +17,12 @@ from zaqar_delay.storage.swift import messages
 NAME = 'swift.delay'
 
 
-class DataDriver(upstream.DataDriver):
+class DataDriver(common.DelaySettings, upstream.DataDriver):
     """Upstream's swift DataDriver with the delay message and claim
     controllers; the subscription controller is upstream's."""
 
     def __init__(self, conf, cache, control_driver):
-        opts.register_opts(conf)
         super().__init__(conf, cache, control_driver)
-        self.delay_conf = conf[opts.GROUP]
-        self.max_delay = conf[transport.GROUP_NAME].max_message_delay
         uri = common.pool_uri(conf, (NAME,), 'swift')
         if uri:
             self.swift_conf = common.UriOptions(
