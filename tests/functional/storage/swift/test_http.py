@@ -13,6 +13,7 @@ from tests.functional import services
 class SwiftDelayZaqarClientTest(test_zaqarclient.ZaqarClientTests,
                                 testtools.TestCase):
     store = 'swift.delay'
+    delay = 8   # each step is several Swift requests
 
     @classmethod
     def stack_options(cls):
