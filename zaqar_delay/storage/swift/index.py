@@ -74,7 +74,13 @@ class Index:
         return list(self._names.values())
 
     def put(self, kind, name, expires, content=b'', headers=None):
-        """Write an entry; False when a create-only write found one."""
+        """Write an entry; False when a create-only write found one.
+
+        An index entry for a message that has already expired is not
+        written (Swift refuses an expiry in its past): the message is gone.
+        """
+        if kind != LOCK and int(expires) <= int(time.time()):
+            return True
         headers = dict(headers or {}, **{'X-Delete-At': delete_at(expires)})
         try:
             utils._put_or_create_container(
