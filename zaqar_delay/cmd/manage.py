@@ -6,10 +6,14 @@
       mongodb migrate --to mongodb.delay [--dry-run] [--batch N]
   zaqar-delay-manage --config-file /etc/zaqar/zaqar.conf \\
       swift migrate --to swift.delay [--dry-run] [--batch N]
+  zaqar-delay-manage --config-file /etc/zaqar/zaqar.conf \\
+      export --project P [--queue Q] [--output F] [--with-body]
 
 The store is the one of ``[drivers:message_store:<backend>]`` in the
 config files, or ``--uri`` (``--database`` and ``--partitions`` for
 MongoDB; Swift also needs the config file's Keystone settings).
+``export`` reads the config files' ``message_store`` (any redis, mongodb
+or swift driver, ours or upstream's) and writes JSON lines.
 """
 
 import argparse
@@ -24,6 +28,7 @@ from zaqar.storage.redis import driver as redis_upstream
 from zaqar.storage.swift import driver as swift_upstream
 
 from zaqar_delay.storage import common
+from zaqar_delay.storage import export
 from zaqar_delay.storage.mongodb import migrate as mongodb_migrate
 from zaqar_delay.storage.redis import migrate as redis_migrate
 from zaqar_delay.storage.redis import scripting
@@ -118,6 +123,31 @@ def _migrate(args, out):
     return 0
 
 
+def _export(args, out):
+    try:
+        name, control, data = export.load(args.config_file)
+    except export.ExportError as exc:
+        sys.stderr.write('zaqar-delay-manage export: %s\n' % exc)
+        return 2
+    sink = out if args.output == '-' else open(args.output, 'w')
+    total = 0
+    try:
+        for project in args.project:
+            for queue in args.queue or export.queues(control, project):
+                count = export.write(export.messages(
+                    name, data, queue, project, args.batch,
+                    args.with_body), sink)
+                sink.flush()
+                sys.stderr.write('%s/%s: %d messages\n' % (
+                    project, queue, count))
+                total += count
+    finally:
+        if sink is not out:
+            sink.close()
+    sys.stderr.write('exported %d messages\n' % total)
+    return 0
+
+
 def parser():
     top = argparse.ArgumentParser(prog='zaqar-delay-manage',
                                   description=__doc__.splitlines()[0])
@@ -141,13 +171,30 @@ def parser():
         mig.add_argument('--batch', type=int, default=1000,
                          help='messages per atomic step (default 1000)')
         mig.set_defaults(func=_migrate)
+    exp = backends.add_parser(
+        'export', help='write the messages of queues as JSON lines (the '
+        'audit job\'s snapshot)')
+    exp.add_argument('--project', action='append', required=True,
+                     help='project to export (repeat for more)')
+    exp.add_argument('--queue', action='append',
+                     help='queue to export (repeat; default: every queue '
+                     'of each project)')
+    exp.add_argument('--output', default='-',
+                     help='file to write (default: standard output)')
+    exp.add_argument('--batch', type=int, default=1000,
+                     help='messages read per request (default 1000)')
+    exp.add_argument('--with-body', action='store_true',
+                     help='include message bodies')
+    exp.set_defaults(func=_export)
     return top
 
 
 def main(argv=None, out=sys.stdout):
     args = parser().parse_args(argv)
-    if not args.uri and not args.config_file:
-        parser().error('give --config-file or --uri')
+    if not args.config_file and (args.backend == 'export' or
+                                 not args.uri):
+        parser().error('give --config-file' + (
+            '' if args.backend == 'export' else ' or --uri'))
     if args.batch < 1:
         parser().error('--batch must be at least 1')
     return args.func(args, out)

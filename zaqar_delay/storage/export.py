@@ -1,0 +1,122 @@
+"""Stream a live store's messages out as JSON lines (``export``).
+
+One record per message, whatever the backend, with times as UNIX
+seconds (see :data:`FIELDS`). The records are what the ``audit``
+pipeline job reads. Each backend's ``export`` module reads its own
+records, a page at a time; nothing is held in memory but a page and
+the claims seen so far.
+"""
+
+import importlib
+import json
+
+from oslo_config import cfg
+from oslo_utils import timeutils
+from osprofiler import opts as profiler_opts
+from zaqar.common import cache as oslo_cache
+from zaqar.conf import opts as zaqar_opts
+from zaqar.storage import errors
+from zaqar.storage import utils as storage_utils
+
+#: Every field of an export record, in order.
+FIELDS = ('project', 'queue', 'id', 'created', 'ttl', 'expires', 'due',
+          'delay', 'claim_id', 'claimed_at', 'claim_expires', 'claim_count',
+          'snapshot_at', 'body')
+
+_MODULES = {'redis': 'zaqar_delay.storage.redis.export',
+            'mongodb': 'zaqar_delay.storage.mongodb.export',
+            'swift': 'zaqar_delay.storage.swift.export'}
+
+
+class ExportError(Exception):
+    """The store cannot be exported (say, an unknown driver)."""
+
+
+def record(id, created, ttl, expires, due, claim_id, claim_expires,
+           claim_count, body):
+    """A backend's raw fields as an export record (project, queue,
+    claim time and snapshot time are filled in by :func:`messages`).
+    ``due`` is None for a message stored without a due time; such a
+    message counts as due."""
+    return {'id': id, 'created': created, 'ttl': ttl, 'expires': expires,
+            'due': due, 'delay': None if due is None else due - created,
+            'claim_id': claim_id, 'claim_expires': claim_expires,
+            'claim_count': claim_count or 0, 'body': body}
+
+
+def load(config_files):
+    """The message store named in the config files, with its control
+    driver: ``(store name, control driver, data driver)``. Pooled
+    deployments are exported a pool at a time, with a config file
+    whose ``message_store`` and uri are that pool's."""
+    conf = cfg.ConfigOpts()
+    for group, options in zaqar_opts.list_opts_by_group():
+        conf.register_opts(options, group=group)
+    profiler_opts.set_defaults(conf)
+    conf(args=[], project='zaqar', default_config_files=config_files)
+    if conf.pooling:
+        raise ExportError('pooling is enabled: export one pool at a time, '
+                          'with a config file that names its store')
+    name = conf.drivers.message_store
+    if name.split('.')[0] not in _MODULES:
+        raise ExportError('cannot export a %r message store' % name)
+    oslo_cache.register_config(conf)
+    cache = oslo_cache.get_cache(conf)
+    control = storage_utils.load_storage_driver(conf, cache,
+                                                control_mode=True)
+    data = storage_utils.load_storage_driver(conf, cache,
+                                             control_driver=control)
+    return name, control, data
+
+
+def queues(control, project, page=100):
+    """Every queue name of a project, in name order."""
+    marker = None
+    while True:
+        listing = next(control.queue_controller.list(
+            project=project, marker=marker, limit=page))
+        names = [q['name'] for q in listing]
+        yield from names
+        if len(names) < page:
+            return
+        marker = names[-1]
+
+
+def _claimed_at(data, queue, project, claim_id, now, cache):
+    """When a live claim was made (or last renewed), or None."""
+    if claim_id not in cache:
+        try:
+            meta, _ = data.claim_controller.get(queue, claim_id, project)
+            cache[claim_id] = now - meta['age']
+        except errors.DoesNotExist:
+            cache[claim_id] = None
+    return cache[claim_id]
+
+
+def messages(name, data, queue, project, batch=1000, with_body=False):
+    """The queue's messages as export records, in posting order."""
+    module = importlib.import_module(_MODULES[name.split('.')[0]])
+    claims = {}
+    for rec in module.records(data, queue, project, batch):
+        now = timeutils.utcnow_ts(True)
+        if rec['expires'] is not None and rec['expires'] <= now:
+            continue
+        live = rec['claim_id'] and (rec['claim_expires'] is None or
+                                    rec['claim_expires'] > now)
+        rec['claimed_at'] = live and _claimed_at(
+            data, queue, project, rec['claim_id'], now, claims) or None
+        if rec['claimed_at'] is None:
+            rec['claim_id'] = rec['claim_expires'] = None
+        rec.update(project=project, queue=queue, snapshot_at=now)
+        if not with_body:
+            rec['body'] = None
+        yield {field: rec[field] for field in FIELDS}
+
+
+def write(records, out):
+    """Write records as JSON lines; returns how many."""
+    count = 0
+    for count, rec in enumerate(records, 1):
+        out.write(json.dumps(rec, separators=(',', ':'), default=str))
+        out.write('\n')
+    return count

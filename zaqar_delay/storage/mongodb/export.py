@@ -1,0 +1,35 @@
+"""Read a queue's messages out of a MongoDB store, for ``export``.
+
+Reads upstream Zaqar's message documents in marker (``k``) order, a
+page at a time, so it reads a ``mongodb`` store as well as a
+``mongodb.delay`` one.
+"""
+
+import calendar
+
+from zaqar.storage.mongodb import utils
+
+from zaqar_delay.storage import export
+
+
+def records(driver, queue, project, batch):
+    """Yield the queue's messages as export fields, in posting order."""
+    controller = driver.message_controller
+    collection = controller._collection(queue, project)
+    scope = utils.scope_queue_name(queue, project)
+    marker = -1
+    while True:
+        page = list(collection.find({'p_q': scope, 'k': {'$gt': marker}},
+                                    sort=[('k', 1)], limit=batch))
+        if not page:
+            return
+        marker = page[-1]['k']
+        for doc in page:
+            claim = doc.get('c') or {}
+            created = utils.oid_ts(doc['_id'])
+            yield export.record(
+                id=str(doc['_id']), created=created, ttl=doc['t'],
+                expires=calendar.timegm(doc['e'].utctimetuple()),
+                due=doc.get('d'), claim_id=claim.get('id'),
+                claim_expires=claim.get('e'),
+                claim_count=claim.get('c', 0), body=doc.get('b'))

@@ -1,0 +1,33 @@
+"""Read a queue's messages out of a redis store, for ``export``.
+
+Reads only upstream Zaqar's records (the ``messages`` set by rank and
+each message's hash), so it reads a ``redis`` store as well as a
+``redis.delay`` one.
+"""
+
+from zaqar.storage.redis import models
+from zaqar.storage.redis import utils
+
+from zaqar_delay.storage import export
+
+
+def records(driver, queue, project, batch):
+    """Yield the queue's messages as export fields, in posting order."""
+    client = driver.connection
+    ranks = utils.scope_message_ids_set(queue, project, 'messages')
+    low = '-inf'
+    while True:
+        page = client.zrangebyscore(ranks, low, '+inf', start=0, num=batch,
+                                    withscores=True)
+        if not page:
+            return
+        low = '(%d' % page[-1][1]
+        for msg in models.Message.from_redis_bulk([m for m, _ in page],
+                                                  client):
+            if msg is None:     # expired since the range was read
+                continue
+            yield export.record(
+                id=msg.id, created=msg.created, ttl=msg.ttl,
+                expires=msg.expires, due=msg.delay_expires or None,
+                claim_id=msg.claim_id, claim_expires=msg.claim_expires,
+                claim_count=msg.claim_count, body=msg.body)
