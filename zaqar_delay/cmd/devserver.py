@@ -16,12 +16,13 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 import uuid
 
 CONF = """\
 [DEFAULT]
-auth_strategy =
+auth_strategy = {auth_strategy}
 pooling = False
 unreliable = True
 debug = {debug}
@@ -44,6 +45,18 @@ max_message_delay = {max_delay}
 
 [delay]
 ttl_shorter_than_delay = {ttl_policy}
+{auth_section}"""
+
+KEYSTONE_AUTH = """
+[keystone_authtoken]
+www_authenticate_uri = {auth_url}
+auth_url = {auth_url}
+auth_type = password
+username = {user}
+password = {password}
+project_name = {project}
+user_domain_name = Default
+project_domain_name = Default
 """
 
 REDIS_STORE = """[drivers:message_store:redis]
@@ -130,12 +143,17 @@ def _wait_port(port, deadline, log_path):
 
 
 class Stack:
-    """A redis-server and a zaqar-server using it, on loopback."""
+    """A redis-server and a zaqar-server using it, on loopback.
+
+    With ``keystone`` (``auth_url``, ``user``, ``password``, ``project``
+    of a service user), the server authenticates with Keystone tokens;
+    otherwise it runs without authentication.
+    """
 
     def __init__(self, message_store='redis.delay', max_delay=86400,
                  ttl_policy='reject', redis_port=None, dbid=0,
                  log_path=None, debug=False, websocket=False,
-                 mongodb_url=None, swift=None):
+                 mongodb_url=None, swift=None, keystone=None):
         self.dir = tempfile.mkdtemp(prefix='zaqar-delay-dev-')
         self.processes = []
         self.redis_port = redis_port
@@ -148,6 +166,7 @@ class Stack:
         self.store = message_store
         self.mongodb_url = mongodb_url
         self.swift = swift
+        self.keystone = keystone
         self._settings = dict(message_store=message_store,
                               max_delay=max_delay, ttl_policy=ttl_policy,
                               dbid=dbid, mgmt_dbid=dbid + 1, debug=debug)
@@ -190,7 +209,9 @@ class Stack:
             conf.write(CONF.format(
                 port=port, redis_port=self.redis_port, transport=transport,
                 message_store_section=self._message_store_section(),
-                **self._settings))
+                auth_strategy='keystone' if self.keystone else '',
+                auth_section=KEYSTONE_AUTH.format(**self.keystone)
+                if self.keystone else '', **self._settings))
         self._spawn([_binary('zaqar-server'), '--config-file', path],
                     self._log)
 
@@ -212,6 +233,10 @@ class Stack:
                 with urllib.request.urlopen(ping, timeout=2) as reply:
                     if reply.status == 204:
                         break
+            except urllib.error.HTTPError as exc:
+                if exc.code == 401 and self.keystone:   # up, wants a token
+                    break
+                time.sleep(0.2)
             except OSError:
                 time.sleep(0.2)
         else:

@@ -1,0 +1,210 @@
+"""The PySpark jobs: audit wall time and memory, schedule throughput.
+
+    python benchmarks/pipeline.py [--sizes 1000000,10000000]
+        [--schedule 20000] [--master local[*]]
+
+Audit: writes N synthetic snapshot records (Parquet; JSON lines, the
+export's format, up to --json-max rows), then runs ``zaqar-delay-audit``
+as an operator would and reports its wall time, Spark start-up
+included, and the peak resident memory of its driver (the Python
+process and its JVM, polled every 0.1 s).
+
+Schedule: posts the same N rows into one local zaqar-server
+(``redis.delay``) twice: with ``zaqar-delay-schedule`` and with a plain
+python-zaqarclient loop (one client, 20 messages a post), and compares
+messages per second.
+"""
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+from zaqarclient.queues import client
+
+from zaqar_delay.cmd import devserver
+from zaqar_delay.pipeline import session as spark_session
+
+NOW = 1795334400
+
+
+def _command(name):
+    return os.path.join(os.path.dirname(sys.executable), name)
+
+
+def synthesize(spark, rows, path, fmt):
+    """N snapshot records over 100 queues of 10 projects: 70% delayed
+    (due over the next 48 hours), 20% claimed (a few early), 10% ready;
+    1% can never be delivered."""
+    from pyspark.sql import functions as F
+    r = F.rand(7)
+    df = (spark.range(rows).select(
+        F.concat(F.lit('p'), (F.col('id') % 10).cast('string'))
+        .alias('project'),
+        F.concat(F.lit('q'), (F.col('id') % 100).cast('string'))
+        .alias('queue'),
+        F.expr('uuid()').alias('id'),
+        (F.lit(NOW) - F.lit(600) * F.rand(1)).alias('created'),
+        F.lit(None).cast('string').alias('claim_id'),
+        r.alias('r')))
+    df = (df.withColumn('delay', F.when(
+        F.col('r') < 0.7, F.floor(F.rand(2) * 48 * 3600)).otherwise(
+        F.floor(F.rand(3) * 600)).cast('double'))
+        .withColumn('due', F.col('created') + F.col('delay'))
+        .withColumn('ttl', F.when(F.col('r') < 0.01, F.lit(60))
+                    .otherwise(F.lit(3 * 86400)).cast('long'))
+        .withColumn('expires', F.col('created') + F.col('ttl'))
+        .withColumn('claimed_at', F.when(
+            (F.col('r') >= 0.7) & (F.col('r') < 0.9),
+            F.col('due') + F.rand(4) * 30 - 1))
+        .withColumn('claim_expires', F.col('claimed_at') + 60)
+        .withColumn('claim_count', F.when(
+            F.col('claimed_at').isNotNull(), 1).otherwise(0).cast('long'))
+        .withColumn('snapshot_at', F.lit(float(NOW))))
+    from zaqar_delay.pipeline import schemas
+    df = df.select(*schemas.SNAPSHOT.fieldNames())
+    writer = df.write.mode('overwrite')
+    (writer.parquet if fmt == 'parquet' else writer.json)(path)
+
+
+def peak_rss(pid):
+    """Resident kB of a process and all its descendants."""
+    total = 0
+    children = {}
+    for entry in os.listdir('/proc'):
+        if not entry.isdigit():
+            continue
+        try:
+            with open('/proc/%s/stat' % entry) as f:
+                fields = f.read().rsplit(')', 1)[1].split()
+            children.setdefault(int(fields[1]), []).append(int(entry))
+        except OSError:
+            continue
+    todo = [pid]
+    while todo:
+        p = todo.pop()
+        todo.extend(children.get(p, []))
+        try:
+            with open('/proc/%d/status' % p) as f:
+                for line in f:
+                    if line.startswith('VmRSS:'):
+                        total += int(line.split()[1])
+        except OSError:
+            pass
+    return total
+
+
+def run_measured(argv):
+    """Run a command; (seconds, peak MB of its process tree, stdout)."""
+    start = time.monotonic()
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    peak = [0]
+
+    def poll():
+        while proc.poll() is None:
+            peak[0] = max(peak[0], peak_rss(proc.pid))
+            time.sleep(0.1)
+    watcher = threading.Thread(target=poll)
+    watcher.start()
+    out, err = proc.communicate()
+    elapsed = time.monotonic() - start
+    watcher.join()
+    if proc.returncode:
+        raise RuntimeError('%s failed:\n%s' % (argv[0], err[-3000:]))
+    return elapsed, peak[0] / 1024.0, out
+
+
+def bench_audit(sizes, json_max, master, work):
+    inputs = [(n, fmt) for n in sizes for fmt in ('parquet', 'json')
+              if fmt == 'parquet' or n <= json_max]
+    spark = spark_session.spark('local[*]', 'zaqar-delay-bench-data')
+    try:    # all inputs first, so that no other JVM runs during an audit
+        for n, fmt in inputs:
+            synthesize(spark, n, _input(work, n, fmt), fmt)
+    finally:
+        spark.stop()
+    print('audit (zaqar-delay-audit, wall time including Spark start-up)')
+    print('%10s %-8s %9s %17s' % (
+        'messages', 'input', 'seconds', 'peak MB (driver)'))
+    for n, fmt in inputs:
+        argv = [_command('zaqar-delay-audit'), _input(work, n, fmt),
+                '--format', fmt, '--out', os.path.join(work, 'report'),
+                '--hours', '24']
+        if master:
+            argv += ['--master', master]
+        seconds, mb, _ = run_measured(argv)
+        print('%10d %-8s %9.1f %17.0f' % (n, fmt, seconds, mb))
+        sys.stdout.flush()
+        shutil.rmtree(_input(work, n, fmt), ignore_errors=True)
+
+
+def _input(work, n, fmt):
+    return os.path.join(work, 'snapshot-%d.%s' % (
+        n, 'parquet' if fmt == 'parquet' else 'jsonl'))
+
+
+def bench_schedule(count, work):
+    stack = devserver.Stack(max_delay=86400).start()
+    try:
+        cli = client.Client(stack.url, version=2, conf={
+            'auth_opts': {'backend': 'noauth',
+                          'options': {'os_project_id': 'bench'}}})
+        rows = [{'queue': 'spark', 'body': {'n': i}, 'ttl': 7200,
+                 'delay': 3600} for i in range(count)]
+        path = os.path.join(work, 'schedule.jsonl')
+        with open(path, 'w') as f:
+            for row in rows:
+                f.write(json.dumps(row) + '\n')
+        seconds, _, out = run_measured([
+            _command('zaqar-delay-schedule'), path, '--url', stack.url,
+            '--project', 'bench', '--rejects',
+            os.path.join(work, 'rejects')])
+        posting = float(out.split(' messages/s')[0].rsplit('(', 1)[1])
+        queue = cli.queue('loop', force_create=True)
+        start = time.monotonic()
+        for i in range(0, count, 20):
+            queue.post([dict(body=r['body'], ttl=r['ttl'], delay=r['delay'])
+                        for r in rows[i:i + 20]])
+        loop = count / (time.monotonic() - start)
+        stats = (cli.queue('spark').stats['messages']['total'],
+                 queue.stats['messages']['total'])
+    finally:
+        stack.cleanup()
+    print('\nschedule %d messages into one zaqar-server (redis.delay)'
+          % count)
+    print('%-36s %10s' % ('', 'messages/s'))
+    print('%-36s %10.1f' % ('zaqar-delay-schedule, posting', posting))
+    print('%-36s %10.1f' % ('zaqar-delay-schedule, whole command',
+                            count / seconds))
+    print('%-36s %10.1f' % ('python-zaqarclient loop', loop))
+    print('ratio (posting / loop): %.2f; messages stored: %d and %d'
+          % ((posting / loop,) + stats))
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument('--sizes', default='1000000,10000000')
+    parser.add_argument('--json-max', type=int, default=1000000,
+                        help='largest size also audited from JSON lines')
+    parser.add_argument('--schedule', type=int, default=20000,
+                        help='messages to schedule (0: skip)')
+    parser.add_argument('--master', help='Spark master for the audit')
+    args = parser.parse_args(argv)
+    work = tempfile.mkdtemp(prefix='zaqar-delay-bench-')
+    try:
+        bench_audit([int(s) for s in args.sizes.split(',') if s],
+                    args.json_max, args.master, work)
+        if args.schedule:
+            bench_schedule(args.schedule, work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == '__main__':
+    main()

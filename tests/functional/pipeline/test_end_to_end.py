@@ -1,0 +1,136 @@
+"""schedule -> claim -> export -> audit, on a real zaqar-server with
+``redis.delay``, through the console commands an operator runs."""
+
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+import testtools
+from zaqarclient.queues import client
+
+from zaqar_delay.cmd import devserver
+from zaqar_delay.cmd import manage
+
+DELAY = 75  # longer than starting Spark and posting, with a margin
+
+
+def _command(name):
+    return os.path.join(os.path.dirname(sys.executable), name)
+
+
+class PipelineEndToEndTest(testtools.TestCase):
+
+    def setUp(self):
+        super().setUp()
+        # ttl shorter than delay is accepted here, so that the audit has
+        # never-deliverable messages to find.
+        self.stack = devserver.Stack(max_delay=3600,
+                                     ttl_policy='accept').start()
+        self.addCleanup(self.stack.cleanup)
+        self.dir = tempfile.mkdtemp(prefix='zaqar-delay-e2e-')
+        self.addCleanup(shutil.rmtree, self.dir, True)
+        self.cli = client.Client(self.stack.url, version=2, conf={
+            'auth_opts': {'backend': 'noauth',
+                          'options': {'os_project_id': 'p1'}}})
+
+    def run_command(self, *argv):
+        proc = subprocess.run([_command(argv[0])] + list(argv[1:]),
+                              capture_output=True, text=True, timeout=300)
+        self.assertEqual(0, proc.returncode, proc.stderr[-3000:])
+        return proc.stdout
+
+    def write_input(self, rows):
+        path = os.path.join(self.dir, 'deliveries.jsonl')
+        with open(path, 'w') as f:
+            for row in rows:
+                f.write(json.dumps(row) + '\n')
+        return path
+
+    def claim_all(self, queue):
+        claimed = []
+        while True:
+            got = list(queue.claim(ttl=300, grace=60, limit=20))
+            if not got:
+                return claimed
+            claimed.extend(got)
+
+    def test_schedule_claim_export_audit(self):
+        for name in ('reminders', 'retries'):
+            self.cli.queue(name, force_create=True).metadata(
+                new_meta={'_default_message_delay': DELAY})
+        soon = time.time() + DELAY
+        rows = (
+            [{'queue': 'reminders', 'body': {'user': i}, 'ttl': 600,
+              'delay': 0} for i in range(30)] +
+            [{'queue': 'reminders', 'body': {'user': i}, 'ttl': 600,
+              'deliver_at': soon} for i in range(30, 55)] +
+            [{'queue': 'retries', 'body': 'retry %d' % i, 'ttl': 600}
+             for i in range(20)] +                          # queue default
+            [{'queue': 'retries', 'body': 'in an hour', 'ttl': 7200,
+              'delay': 3000}] * 4 +
+            [{'queue': 'retries', 'body': 'never', 'ttl': 600,
+              'delay': 1200}] * 2 +                         # ttl < delay
+            [{'queue': 'bad name', 'body': 1, 'ttl': 600},
+             {'queue': 'retries', 'body': 2, 'delay': 5,
+              'deliver_at': soon},
+             {'queue': 'retries', 'body': 3, 'delay': 99999}])  # > max
+        path = self.write_input(rows)
+        rejects = os.path.join(self.dir, 'rejects')
+        out = self.run_command(
+            'zaqar-delay-schedule', path, '--url', self.stack.url,
+            '--project', 'p1', '--rejects', rejects, '--batch-size', '7',
+            '--partitions', '3')
+        posted_at = time.time()
+        self.assertIn('posted 81 messages', out)
+        self.assertIn('rejected 3', out)
+        self.assertIn('p1/reminders: 55', out)
+        self.assertIn('p1/retries: 26', out)
+        reasons = sorted(json.loads(line)['reason']
+                         for name in os.listdir(rejects)
+                         if name.endswith('.json')
+                         for line in open(os.path.join(rejects, name)))
+        self.assertEqual(3, len(reasons))
+        self.assertIn('give delay or deliver_at, not both', reasons)
+        self.assertTrue(any('queue name must be' in r for r in reasons))
+        self.assertTrue(any(r.startswith('refused by the server (400)')
+                            for r in reasons), reasons)
+
+        # The delays hold: only the delay-0 rows are claimable until the
+        # others come due.
+        reminders, retries = (self.cli.queue(n) for n in ('reminders',
+                                                          'retries'))
+        first = self.claim_all(reminders)
+        self.assertEqual([], self.claim_all(retries))
+        self.assertLess(time.time(), soon, 'posting took longer than DELAY')
+        self.assertEqual(set(range(30)), {m.body['user'] for m in first})
+        time.sleep(max(0.0, posted_at + DELAY - time.time()) + 1.5)
+        late = self.claim_all(reminders)
+        self.assertEqual(set(range(30, 55)), {m.body['user'] for m in late})
+        self.assertEqual(20, len(self.claim_all(retries)))
+        self.assertGreaterEqual(time.time(), soon)
+
+        snapshot = os.path.join(self.dir, 'snapshot.jsonl')
+        self.assertEqual(0, manage.main(
+            ['--config-file', self.stack.conf, 'export', '--project', 'p1',
+             '--output', snapshot], out=io.StringIO()))
+        report = os.path.join(self.dir, 'report')
+        summary = self.run_command('zaqar-delay-audit', snapshot, '--out',
+                                   report, '--hours', '1')
+        self.assertIn('81 messages in 2 queues: 6 delayed, 75 claimed',
+                      summary)
+        self.assertIn('coming due in the next 1 hours: 4', summary)
+        self.assertIn('never deliverable (ttl ends before the delay): 2',
+                      summary)
+        self.assertIn('claimed before due: 0', summary)
+        self.assertTrue(os.path.exists(os.path.join(report, 'forecast.png')))
+        lines = [line for line in summary.splitlines()
+                 if line.startswith('p1/')]
+        self.assertEqual(['p1/reminders', 'p1/retries'],
+                         [line.split()[0] for line in lines])
+        # Lateness is known for every claimed message and none is early.
+        self.assertNotIn(' - ', lines[0])

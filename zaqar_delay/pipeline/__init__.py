@@ -1,0 +1,4 @@
+"""Spark jobs for delayed queues: ``schedule`` and ``audit``.
+
+Needs the ``pipeline`` extra (``pip install zaqar-delay[pipeline]``).
+"""

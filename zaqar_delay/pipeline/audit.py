@@ -1,0 +1,102 @@
+"""``zaqar-delay-audit``: what a delayed backlog will do.
+
+  zaqar-delay-manage --config-file zaqar.conf export --project P \\
+      --output snapshot.jsonl
+  zaqar-delay-audit snapshot.jsonl --out report/ [--hours 24]
+
+Reads a snapshot (the export's JSON lines, or Parquet with the same
+columns) and writes, under ``--out``: Parquet tables ``queues``
+(per-queue counts, never-deliverable and early claims, lateness
+percentiles), ``forecast`` (messages coming due per minute),
+``never_deliverable`` and ``early_claims``; ``summary.txt`` (also
+printed) and ``forecast.png``.
+"""
+
+import argparse
+import io
+import os
+import sys
+
+from pyspark.sql import functions as F
+
+from zaqar_delay.pipeline import auditing
+from zaqar_delay.pipeline import reading
+from zaqar_delay.pipeline import report
+from zaqar_delay.pipeline import schemas
+from zaqar_delay.pipeline import session as spark_session
+
+
+def run(spark, snapshot, out_dir, hours=24.0, now=None):
+    """Audit a snapshot DataFrame; returns the summary text."""
+    if now is None:
+        now = snapshot.agg(F.max('snapshot_at')).first()[0]
+    if now is None:
+        raise ValueError('the snapshot is empty and --now is not given')
+    prepared = auditing.prepare(snapshot).cache()
+    queues = auditing.queues(prepared, now)
+    forecast = auditing.forecast(prepared, now, hours).cache()
+    queues.write.mode('overwrite').parquet(os.path.join(out_dir, 'queues'))
+    forecast.write.mode('overwrite').parquet(
+        os.path.join(out_dir, 'forecast'))
+    for name, table in (('never_deliverable', auditing.never_deliverable),
+                        ('early_claims', auditing.early_claims)):
+        table(prepared).write.mode('overwrite').parquet(
+            os.path.join(out_dir, name))
+    queue_rows = [r.asDict() for r in spark.read.parquet(
+        os.path.join(out_dir, 'queues')).orderBy('project', 'queue')
+        .collect()]
+    forecast_rows = [tuple(r) for r in forecast.collect()]
+    text = io.StringIO()
+    report.summary(queue_rows, now, hours,
+                   sum(r[3] for r in forecast_rows), text)
+    with open(os.path.join(out_dir, 'summary.txt'), 'w') as f:
+        f.write(text.getvalue())
+    report.plot(forecast_rows, os.path.join(out_dir, 'forecast.png'), hours)
+    prepared.unpersist()
+    forecast.unpersist()
+    return text.getvalue()
+
+
+def parser():
+    p = argparse.ArgumentParser(prog='zaqar-delay-audit',
+                                description=__doc__.splitlines()[0])
+    p.add_argument('snapshot', nargs='+', help='snapshot files or folders')
+    p.add_argument('--format', choices=('json', 'parquet'),
+                   help='snapshot format (default: from the extension)')
+    p.add_argument('--out', required=True, help='report folder')
+    p.add_argument('--hours', type=float, default=24.0,
+                   help='forecast horizon in hours (default 24)')
+    p.add_argument('--now', type=float,
+                   help='the snapshot time, UNIX seconds (default: the '
+                   'latest snapshot_at)')
+    p.add_argument('--master', help='Spark master (default: local[*])')
+    return p
+
+
+def main(argv=None, out=sys.stdout):
+    args = parser().parse_args(argv)
+    if args.hours <= 0:
+        parser().error('--hours must be more than 0')
+    try:
+        fmt = args.format or reading.guess_format(args.snapshot[0])
+    except ValueError as exc:
+        parser().error(str(exc))
+    os.makedirs(args.out, exist_ok=True)
+    spark = spark_session.spark(args.master, 'zaqar-delay-audit')
+    try:
+        snapshot = reading.read(spark, args.snapshot, fmt, schemas.SNAPSHOT)
+        if fmt == 'parquet':
+            snapshot = snapshot.select(*[
+                F.col(f.name).cast(f.dataType) for f in
+                schemas.SNAPSHOT.fields])
+        out.write(run(spark, snapshot, args.out, args.hours, args.now))
+    except ValueError as exc:
+        sys.stderr.write('zaqar-delay-audit: %s\n' % exc)
+        return 2
+    finally:
+        spark.stop()
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

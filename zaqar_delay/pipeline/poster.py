@@ -1,0 +1,153 @@
+"""Posting a partition's rows through Zaqar's HTTP API (runs on the
+Spark executors; needs only ``requests``).
+
+Rows are posted in order, in batches of one project and queue that stay
+within the server's per-post limits (``--batch-size`` messages and
+``--max-post-bytes``, Zaqar's ``max_messages_post_size``). Connection
+failures, timeouts, 429 and 5xx replies are retried with exponential
+backoff; a batch the server refuses with another 4xx is posted a message
+at a time, so that each refused row is reported with the server's own
+reason and the others are posted.
+"""
+
+import json
+import math
+import time
+import uuid
+
+import requests
+
+TRANSIENT = {429, 500, 502, 503, 504}
+
+
+def body_of(text):
+    """A body from its text: JSON if it parses, else the text itself."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def _reason(resp):
+    try:
+        detail = resp.json()
+        text = detail.get('description') or detail.get('title')
+    except ValueError:
+        text = resp.text.strip()
+    return 'refused by the server (%d): %s' % (
+        resp.status_code, text or resp.reason)
+
+
+class Poster:
+    """Posts rows of one partition; picklable, so Spark ships it."""
+
+    def __init__(self, url, token=None, batch_size=20,
+                 max_post_bytes=262144, retries=5, backoff=0.5,
+                 timeout=30.0, clock=time.time, sleep=time.sleep):
+        self.url = url.rstrip('/')
+        self.token = token
+        self.batch_size = batch_size
+        self.max_post_bytes = max_post_bytes
+        self.retries = retries
+        self.backoff = backoff
+        self.timeout = timeout
+        self.clock = clock
+        self.sleep = sleep
+
+    def _headers(self, project):
+        headers = {'Client-ID': self.client_id,
+                   'Content-Type': 'application/json'}
+        if project:
+            headers['X-Project-ID'] = project
+        if self.token:
+            headers['X-Auth-Token'] = self.token
+        return headers
+
+    def message(self, row):
+        """The message a row posts; ``deliver_at`` becomes a delay now."""
+        msg = {'body': body_of(row['body'])}
+        if row['ttl'] is not None:
+            msg['ttl'] = row['ttl']
+        if row['delay'] is not None:
+            msg['delay'] = row['delay']
+        elif row['deliver_at'] is not None:
+            msg['delay'] = max(0, math.ceil(row['deliver_at'] -
+                                            self.clock()))
+        return msg
+
+    def _send(self, session, project, queue, messages):
+        """One POST, retried while the failure is transient: the reply,
+        or the text of the last failure."""
+        url = '%s/v2/queues/%s/messages' % (self.url, queue)
+        payload = json.dumps({'messages': messages})
+        failure = None
+        for attempt in range(self.retries + 1):
+            if attempt:
+                self.sleep(self.backoff * 2 ** (attempt - 1))
+            try:
+                resp = session.post(url, data=payload, timeout=self.timeout,
+                                    headers=self._headers(project))
+            except requests.RequestException as exc:
+                failure = 'could not post: %s' % type(exc).__name__
+                continue
+            if resp.status_code not in TRANSIENT:
+                return resp
+            failure = _reason(resp)
+        return 'gave up after %d attempts: %s' % (self.retries + 1, failure)
+
+    def _post(self, session, batch):
+        """Post a batch of (row, message, size); yields result rows."""
+        project, queue = batch[0][0]['project'], batch[0][0]['queue']
+        resp = self._send(session, project, queue, [m for _, m, _ in batch])
+        if not isinstance(resp, str) and 200 <= resp.status_code < 300:
+            yield _posted(project, queue, len(batch))
+        elif isinstance(resp, str) or len(batch) == 1:
+            reason = resp if isinstance(resp, str) else _reason(resp)
+            for row, _, _ in batch:
+                yield _refused(row, reason)
+        else:
+            for one in batch:
+                yield from self._post(session, [one])
+
+    def __call__(self, rows):
+        """Post an iterator of rows; yields result rows (see
+        :data:`schemas.POST_RESULT`)."""
+        self.client_id = str(uuid.uuid4())
+        batch, size = [], 0
+        with requests.Session() as session:
+            for row in rows:
+                row = row.asDict() if hasattr(row, 'asDict') else row
+                msg = self.message(row)
+                msg_size = len(json.dumps(msg)) + 2
+                if msg_size + 16 > self.max_post_bytes:
+                    yield _refused(row, 'message is larger than the '
+                                   'server accepts in a post (%d bytes)'
+                                   % self.max_post_bytes)
+                    continue
+                if batch and (len(batch) == self.batch_size or
+                              size + msg_size + 16 > self.max_post_bytes or
+                              (row['project'], row['queue']) !=
+                              (batch[0][0]['project'], batch[0][0]['queue'])):
+                    yield from self._post(session, batch)
+                    batch, size = [], 0
+                batch.append((row, msg, msg_size))
+                size += msg_size
+            if batch:
+                yield from self._post(session, batch)
+
+
+def _posted(project, queue, count):
+    return {'status': 'posted', 'count': count, 'project': project,
+            'queue': queue, 'body': None, 'ttl': None, 'delay': None,
+            'deliver_at': None, 'reason': None}
+
+
+def _refused(row, reason):
+    return {'status': 'refused', 'count': 1, 'project': row['project'],
+            'queue': row['queue'], 'body': row['body'],
+            'ttl': _text(row['ttl']), 'delay': _text(row['delay']),
+            'deliver_at': _text(row['deliver_at']), 'reason': reason}
+
+
+def _text(value):
+    return None if value is None else str(value)

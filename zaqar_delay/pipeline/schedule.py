@@ -1,0 +1,144 @@
+"""``zaqar-delay-schedule``: post a dataset of future deliveries.
+
+  zaqar-delay-schedule --url http://zaqar:8888 --project P \\
+      --rejects rejects/ deliveries.parquet
+
+Input rows (Parquet, CSV with a header, or JSON lines) have ``queue``,
+``body``, optional ``ttl`` and ``project``, and either ``delay``
+(seconds) or ``deliver_at`` (ISO 8601 or UNIX seconds; converted to a
+delay when posted, a past time posting with delay 0); with neither, the
+queue's ``_default_message_delay`` applies. Rows that are invalid or
+that the server refuses are written to ``--rejects`` (JSON lines) with
+the reason. Every partition posts through one HTTP session.
+"""
+
+import argparse
+import collections
+import os
+import sys
+import threading
+import time
+
+from zaqar_delay.pipeline import reading
+from zaqar_delay.pipeline import schemas
+from zaqar_delay.pipeline import scheduling
+from zaqar_delay.pipeline import session as spark_session
+from zaqar_delay.pipeline import poster as zaqar_poster
+
+Summary = collections.namedtuple(
+    'Summary', 'posted rejected per_queue seconds rate')
+
+
+def _progress(posted, refused, done, out, interval):
+    while not done.wait(interval):
+        out.write('progress: %d posted, %d refused so far\n' % (
+            posted.value, refused.value))
+        out.flush()
+
+
+def run(spark, df, poster, rejects_path, partitions=None, out=sys.stdout,
+        progress_interval=10.0, default_project=None):
+    """Validate and post ``df``; write rejects; returns a Summary."""
+    validated = scheduling.validate(scheduling.as_text(df, default_project))
+    valid = scheduling.to_post(validated)
+    if partitions:
+        valid = valid.repartition(partitions, 'project', 'queue')
+    valid = valid.sortWithinPartitions('project', 'queue')
+    sc = spark.sparkContext
+    posted, refused = sc.accumulator(0), sc.accumulator(0)
+
+    def post(rows):
+        for result in poster(rows):
+            (posted if result['status'] == 'posted' else refused).add(
+                result['count'])
+            yield result
+
+    done = threading.Event()
+    threading.Thread(target=_progress, daemon=True, args=(
+        posted, refused, done, out, progress_interval)).start()
+    start = time.monotonic()
+    try:
+        results = valid.rdd.mapPartitions(post).collect()   # posts once
+    finally:
+        done.set()
+    seconds = time.monotonic() - start
+
+    server_rejects = spark.createDataFrame(
+        [r for r in results if r['status'] == 'refused'],
+        schemas.POST_RESULT).select(*schemas.REJECT.fieldNames())
+    bad = scheduling.rejects(validated).unionByName(server_rejects)
+    bad.write.mode('overwrite').json(rejects_path)
+    rejected = spark.read.schema(schemas.REJECT).json(rejects_path).count()
+
+    per_queue = collections.Counter()
+    for r in results:
+        if r['status'] == 'posted':
+            per_queue[(r['project'], r['queue'])] += r['count']
+    total = sum(per_queue.values())
+    return Summary(total, rejected, dict(per_queue), seconds,
+                   total / seconds if seconds else 0.0)
+
+
+def report(summary, rejects_path, out):
+    out.write('posted %d messages in %.1f s (%.1f messages/s); rejected '
+              '%d (see %s)\n' % (summary.posted, summary.seconds,
+                                 summary.rate, summary.rejected,
+                                 rejects_path))
+    for (project, queue), count in sorted(summary.per_queue.items(),
+                                          key=lambda kv: str(kv[0])):
+        out.write('  %s/%s: %d\n' % (project or '-', queue, count))
+
+
+def parser():
+    p = argparse.ArgumentParser(prog='zaqar-delay-schedule',
+                                description=__doc__.splitlines()[0])
+    p.add_argument('inputs', nargs='+', help='input files or folders')
+    p.add_argument('--format', choices=reading.FORMATS,
+                   help='input format (default: from the extension)')
+    p.add_argument('--url', default=os.environ.get('ZAQAR_URL'),
+                   required='ZAQAR_URL' not in os.environ,
+                   help='Zaqar endpoint (default: $ZAQAR_URL)')
+    p.add_argument('--project', help='project of rows that name none')
+    p.add_argument('--token', default=os.environ.get('OS_AUTH_TOKEN'),
+                   help='Keystone token (default: $OS_AUTH_TOKEN)')
+    p.add_argument('--rejects', default='rejects',
+                   help='folder for rejected rows (default: rejects)')
+    p.add_argument('--master', help='Spark master (default: local[*])')
+    p.add_argument('--partitions', type=int,
+                   help='posting partitions (default: the input\'s)')
+    p.add_argument('--batch-size', type=int, default=20,
+                   help='messages per post (default 20)')
+    p.add_argument('--max-post-bytes', type=int, default=262144,
+                   help='the server\'s max_messages_post_size')
+    p.add_argument('--retries', type=int, default=5,
+                   help='retries of a transient failure (default 5)')
+    p.add_argument('--progress-interval', type=float, default=10.0,
+                   help='seconds between progress lines')
+    return p
+
+
+def main(argv=None, out=sys.stdout):
+    args = parser().parse_args(argv)
+    if args.batch_size < 1 or args.max_post_bytes < 64:
+        parser().error('--batch-size must be at least 1 and '
+                       '--max-post-bytes at least 64')
+    try:
+        fmt = args.format or reading.guess_format(args.inputs[0])
+    except ValueError as exc:
+        parser().error(str(exc))
+    spark = spark_session.spark(args.master, 'zaqar-delay-schedule')
+    try:
+        df = reading.read(spark, args.inputs, fmt, schemas.SCHEDULE_TEXT)
+        poster = zaqar_poster.Poster(
+            args.url, token=args.token, batch_size=args.batch_size,
+            max_post_bytes=args.max_post_bytes, retries=args.retries)
+        summary = run(spark, df, poster, args.rejects, args.partitions,
+                      out, args.progress_interval, args.project)
+        report(summary, args.rejects, out)
+    finally:
+        spark.stop()
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
