@@ -14,6 +14,7 @@ from oslo_utils import timeutils
 from zaqar.storage import errors
 
 from zaqar_delay import errors as delay_errors
+from zaqar_delay.storage import export
 
 CLIENT = str(uuid.uuid4())
 OTHER_CLIENT = str(uuid.uuid4())
@@ -72,6 +73,38 @@ class DelayBehaviour:
         self.queues.set_metadata(self.queue,
                                  {'_default_message_delay': seconds},
                                  project=PROJECT)
+
+    # export
+
+    def test_export_gives_each_message_once_with_its_times(self):
+        self.set_default_delay(600)
+        now = timeutils.utcnow_ts()
+        ready, waiting, _ = self.post(0, None, 0)
+        claim_id, (held,) = self.claim(limit=1)
+        backend = type(self.driver).__module__.split('.')[2]
+        records = list(export.messages(backend, self.driver, self.queue,
+                                       PROJECT, batch=2, with_body=True))
+        by_id = {r['id']: r for r in records}
+        self.assertEqual(3, len(records))
+        self.assertEqual(set(self.list_ids(include_claimed=True,
+                                           include_delayed=True)[0]),
+                         set(by_id))
+        self.assertEqual(ready, held)
+        self.assertEqual({(PROJECT, self.queue)},
+                         {(r['project'], r['queue']) for r in records})
+        wait = by_id[waiting]
+        self.assertEqual((None, None, {'n': 1}), (
+            wait['claim_id'], wait['claimed_at'], wait['body']))
+        # Swift's creation time is the real clock's; the test's is frozen.
+        self.assertAlmostEqual(600, wait['delay'], delta=10)
+        self.assertAlmostEqual(now + 600, wait['due'], delta=2)
+        self.assertAlmostEqual(now + 3600, wait['expires'], delta=2)
+        taken = by_id[held]
+        self.assertEqual((claim_id, 1), (taken['claim_id'],
+                                         taken['claim_count']))
+        self.assertAlmostEqual(0, taken['delay'], delta=10)
+        self.assertAlmostEqual(now, taken['claimed_at'], delta=2)
+        self.assertEqual(list(export.FIELDS), list(taken))
 
     # claims
 

@@ -25,3 +25,15 @@ class ManageArgsTest(testtools.TestCase):
                                    '--to', 'redis', '--batch', '0'],
                                   out=io.StringIO())
         self.assertEqual(2, error.code)
+
+    def test_export_needs_a_config_file(self):
+        error = self.assertRaises(SystemExit, manage.main,
+                                  ['--uri', 'redis://x', 'export',
+                                   '--project', 'p1'], out=io.StringIO())
+        self.assertEqual(2, error.code)
+
+    def test_export_needs_a_project(self):
+        error = self.assertRaises(SystemExit, manage.main,
+                                  ['--config-file', 'z.conf', 'export'],
+                                  out=io.StringIO())
+        self.assertEqual(2, error.code)

@@ -26,10 +26,12 @@ def records(driver, queue, project, batch):
         marker = page[-1]['k']
         for doc in page:
             claim = doc.get('c') or {}
+            claim_id = claim.get('id')
             created = utils.oid_ts(doc['_id'])
             yield export.record(
                 id=str(doc['_id']), created=created, ttl=doc['t'],
                 expires=calendar.timegm(doc['e'].utctimetuple()),
-                due=doc.get('d'), claim_id=claim.get('id'),
+                due=doc.get('d'),
+                claim_id=None if claim_id is None else str(claim_id),
                 claim_expires=claim.get('e'),
                 claim_count=claim.get('c', 0), body=doc.get('b'))
