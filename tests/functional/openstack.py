@@ -143,9 +143,12 @@ def _request(url, data=None, headers=None, method=None, timeout=10):
 
 
 class KeystoneSwift:
-    """Keystone and Swift, started together and stopped together."""
+    """Keystone and Swift, started together and stopped together
+    (Keystone alone with ``swift=False``)."""
 
-    def __init__(self):
+    def __init__(self, swift=True):
+        self.with_swift = swift
+        self.endpoints = {}
         self.venv = services_venv()
         self.dir = tempfile.mkdtemp(prefix='zaqar-delay-swift-')
         self.processes = []
@@ -174,7 +177,10 @@ class KeystoneSwift:
     def start(self, timeout=120):
         try:
             self._start_keystone(timeout)
-            self._start_swift(timeout)
+            if self.with_swift:
+                self._register('object-store', 'swift',
+                               self.swift + '/v1/AUTH_%(project_id)s')
+                self._start_swift(timeout)
         except BaseException:
             self.stop()
             raise
@@ -202,7 +208,6 @@ class KeystoneSwift:
         self._spawn([self._bin('gunicorn')], 'gunicorn.log', cwd=self.dir,
                     env=env)
         self._wait(lambda: _request(url, timeout=2), 'keystone', timeout)
-        self._register_swift()
 
     def token(self, project=ADMIN, user=ADMIN, password=PASSWORD):
         identity = {'methods': ['password'], 'password': {'user': {
@@ -213,16 +218,46 @@ class KeystoneSwift:
             'auth': {'identity': identity, 'scope': scope}})
         return headers['X-Subject-Token'], body['token']
 
-    def _register_swift(self):
+    def _register(self, kind, name, url):
         token, _ = self.token()
         auth = {'X-Auth-Token': token}
         _, service = _request(self.keystone + '/v3/services', {
-            'service': {'type': 'object-store', 'name': 'swift'}}, auth)
+            'service': {'type': kind, 'name': name}}, auth)
+        self.endpoints[kind] = []
         for interface in ('public', 'internal', 'admin'):
-            _request(self.keystone + '/v3/endpoints', {'endpoint': {
-                'service_id': service['service']['id'],
-                'interface': interface, 'region_id': REGION,
-                'url': self.swift + '/v1/AUTH_%(project_id)s'}}, auth)
+            _, endpoint = _request(self.keystone + '/v3/endpoints', {
+                'endpoint': {'service_id': service['service']['id'],
+                             'interface': interface, 'region_id': REGION,
+                             'url': url}}, auth)
+            self.endpoints[kind].append(endpoint['endpoint']['id'])
+
+    def point(self, kind, url, name=None):
+        """Make the catalog's ``kind`` service (say ``messaging``) point
+        at ``url``, registering it the first time."""
+        if kind not in self.endpoints:
+            return self._register(kind, name or kind, url)
+        token, _ = self.token()
+        for endpoint in self.endpoints[kind]:
+            _request(self.keystone + '/v3/endpoints/' + endpoint,
+                     {'endpoint': {'url': url}},
+                     {'X-Auth-Token': token}, method='PATCH')
+
+    def user(self, name, project, role='member'):
+        """Create a project and a user with ``role`` on it; returns the
+        user's password."""
+        token, _ = self.token()
+        auth = {'X-Auth-Token': token}
+        _, proj = _request(self.keystone + '/v3/projects', {'project': {
+            'name': project, 'domain_id': 'default'}}, auth)
+        _, user = _request(self.keystone + '/v3/users', {'user': {
+            'name': name, 'domain_id': 'default', 'password': PASSWORD,
+            'default_project_id': proj['project']['id']}}, auth)
+        _, roles = _request(self.keystone + '/v3/roles?name=' + role,
+                            headers=auth)
+        _request('%s/v3/projects/%s/users/%s/roles/%s' % (
+            self.keystone, proj['project']['id'], user['user']['id'],
+            roles['roles'][0]['id']), headers=auth, method='PUT')
+        return PASSWORD
 
     def _start_swift(self, timeout):
         with open(os.path.join(self.dir, 'swift.conf'), 'w') as f:

@@ -111,6 +111,19 @@ def keystone_swift():
     return _started['swift']
 
 
+def keystone():
+    """A Keystone of this test process: the Swift tests' one when they
+    started it here, else Keystone alone."""
+    if 'swift' in _started:
+        return _started['swift']
+    if 'keystone' not in _started:
+        from tests.functional import openstack
+        stack = openstack.KeystoneSwift(swift=False).start()
+        atexit.register(stack.cleanup)
+        _started['keystone'] = stack
+    return _started['keystone']
+
+
 def redis_server():
     """The redis-server of this test process."""
     if 'redis' not in _started:

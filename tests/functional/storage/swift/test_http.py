@@ -1,13 +1,24 @@
-"""The python-zaqarclient suite on a zaqar-server with ``swift.delay``.
+"""The python-zaqarclient and ``openstack messaging`` suites on a
+zaqar-server with ``swift.delay``.
 
-It sits with the swift tests so that it shares their Keystone and Swift.
+They sit with the swift tests so that they share their Keystone and Swift.
 """
 
 import testtools
 
+from tests.functional.http import test_cli
 from tests.functional.http import test_zaqarclient
 from tests.functional import openstack
 from tests.functional import services
+
+
+def swift_options():
+    stack = services.keystone_swift()
+    return {'swift': {
+        'uri': 'swift://%s:%s@/%s' % (openstack.ADMIN, openstack.PASSWORD,
+                                      openstack.ADMIN),
+        'auth_url': stack.keystone + '/v3',
+        'region': openstack.REGION}}
 
 
 class SwiftDelayZaqarClientTest(test_zaqarclient.ZaqarClientTests,
@@ -17,10 +28,13 @@ class SwiftDelayZaqarClientTest(test_zaqarclient.ZaqarClientTests,
 
     @classmethod
     def stack_options(cls):
-        stack = services.keystone_swift()
-        return {'swift': {
-            'uri': 'swift://%s:%s@/%s' % (openstack.ADMIN,
-                                          openstack.PASSWORD,
-                                          openstack.ADMIN),
-            'auth_url': stack.keystone + '/v3',
-            'region': openstack.REGION}}
+        return swift_options()
+
+
+class SwiftDelayCliTest(test_cli.OpenstackCliTests, testtools.TestCase):
+    store = 'swift.delay'
+    delay = 30  # each command is a process and several Swift requests
+
+    @classmethod
+    def stack_options(cls):
+        return swift_options()
