@@ -1,0 +1,182 @@
+"""Run tempest against a keystone-auth zaqar-server with the plugin.
+
+    python tools/run_tempest.py [--backend redis.delay ...]
+        [--suite delay|zaqar|all] [--no-compare] [--concurrency 2]
+
+Starts Keystone (and Swift or a MongoDB server when a backend needs
+one), then for each backend a zaqar-server that authenticates with
+Keystone, registered in the catalog as the ``messaging`` service, and
+runs tempest in a fresh workspace:
+
+- ``delay``: this package's tempest plugin (delayed queues);
+- ``zaqar``: zaqar-tempest-plugin's v2 suite, also run against
+  upstream's driver for the same backend (``redis``, ``mongodb``,
+  ``swift``) unless ``--no-compare``: ours must not fail a test that
+  upstream's passes.
+
+Prints a line per run and exits 1 when a run fails that should not.
+Run from the repository root (it uses the functional tests' fixtures).
+"""
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.getcwd())
+
+from tests.functional import openstack  # noqa: E402
+from tests.functional import services  # noqa: E402
+from zaqar_delay.cmd import devserver  # noqa: E402
+
+SUITES = {'delay': r'^zaqar_delay\.tempest_plugin\.',
+          'zaqar': r'^zaqar_tempest_plugin\.tests\.v2\.'}
+MAX_DELAY = 3600
+
+TEMPEST_CONF = """[DEFAULT]
+log_file = {dir}/tempest.log
+
+[auth]
+use_dynamic_credentials = True
+admin_username = {admin}
+admin_password = {password}
+admin_project_name = {admin}
+admin_domain_name = Default
+tempest_roles = member
+
+[identity]
+uri_v3 = {keystone}/v3
+auth_version = v3
+region = {region}
+
+[identity-feature-enabled]
+api_v2 = False
+
+[service_available]
+zaqar = True
+cinder = False
+glance = False
+neutron = False
+nova = False
+swift = False
+
+[messaging]
+catalog_type = messaging
+
+[delayed_messaging]
+max_message_delay = {max_delay}
+delay = 4
+"""
+
+
+def _bin(name):
+    return os.path.join(os.path.dirname(sys.executable), name)
+
+
+def store_options(backend, keystone):
+    if backend.startswith('mongodb'):
+        return {'mongodb_url': services.mongo_server().url}
+    if backend.startswith('swift'):
+        return {'swift': {
+            'uri': 'swift://%s:%s@/%s' % (openstack.ADMIN,
+                                          openstack.PASSWORD,
+                                          openstack.ADMIN),
+            'auth_url': keystone.keystone + '/v3',
+            'region': openstack.REGION}}
+    return {}
+
+
+def tempest(keystone, regex, concurrency):
+    """Run tempest in a new workspace: (passed, failed, skipped, failing
+    test ids)."""
+    workspace = tempfile.mkdtemp(prefix='zaqar-delay-tempest-')
+    subprocess.run([_bin('tempest'), 'init', workspace], check=True,
+                   capture_output=True)
+    with open(os.path.join(workspace, 'etc', 'tempest.conf'), 'w') as f:
+        f.write(TEMPEST_CONF.format(
+            dir=workspace, admin=openstack.ADMIN,
+            password=openstack.PASSWORD, keystone=keystone.keystone,
+            region=openstack.REGION, max_delay=MAX_DELAY))
+    proc = subprocess.run(
+        [_bin('tempest'), 'run', '--regex', regex, '--concurrency',
+         str(concurrency)], cwd=workspace, capture_output=True, text=True)
+    counts = {}
+    for name in ('Passed', 'Failed', 'Skipped'):
+        found = re.findall(r'- %s: (\d+)' % name, proc.stdout)
+        counts[name] = int(found[-1]) if found else 0
+    failing = subprocess.run(
+        [_bin('stestr'), 'failing', '--list'], cwd=workspace,
+        capture_output=True, text=True).stdout.split()
+    failing = sorted({re.sub(r'\[.*\]$', '', t) for t in failing
+                      if t.startswith(('zaqar', 'setUpClass'))})
+    if counts['Failed'] or not counts['Passed']:
+        sys.stdout.write(proc.stdout[-6000:])
+    return counts['Passed'], counts['Failed'], counts['Skipped'], failing
+
+
+def run(keystone, backend, regex, concurrency):
+    stack = devserver.Stack(
+        message_store=backend, max_delay=MAX_DELAY, keystone={
+            'auth_url': keystone.keystone + '/v3', 'user': openstack.ADMIN,
+            'password': openstack.PASSWORD, 'project': openstack.ADMIN},
+        **store_options(backend, keystone)).start()
+    try:
+        keystone.point('messaging', stack.url, 'zaqar')
+        return tempest(keystone, regex, concurrency)
+    finally:
+        stack.cleanup()
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument('--backend', action='append',
+                        choices=('redis.delay', 'mongodb.delay',
+                                 'swift.delay', 'redis', 'mongodb', 'swift'),
+                        help='message store (repeat; default redis.delay; '
+                        'upstream\'s drivers too, as a check)')
+    parser.add_argument('--suite', choices=('delay', 'zaqar', 'all'),
+                        default='all')
+    parser.add_argument('--no-compare', action='store_true',
+                        help='do not run the zaqar suite on upstream\'s '
+                        'driver too')
+    parser.add_argument('--concurrency', type=int, default=2)
+    args = parser.parse_args(argv)
+    backends = args.backend or ['redis.delay']
+    suites = ['delay', 'zaqar'] if args.suite == 'all' else [args.suite]
+    keystone = openstack.KeystoneSwift(
+        swift=any(b.startswith('swift') for b in backends)).start()
+    ok = True
+    try:
+        for backend in backends:
+            for suite in suites:
+                passed, failed, skipped, failing = run(
+                    keystone, backend, SUITES[suite], args.concurrency)
+                print('tempest %s on %s: %d passed, %d failed, %d skipped'
+                      % (suite, backend, passed, failed, skipped))
+                for test in failing:
+                    print('  failed: %s' % test)
+                if suite == 'delay' or args.no_compare:
+                    ok = ok and passed > 0 and not failed
+                    continue
+                upstream = backend.split('.')[0]
+                if upstream == backend:
+                    continue
+                up = run(keystone, upstream, SUITES[suite], args.concurrency)
+                print('tempest %s on %s: %d passed, %d failed, %d skipped'
+                      % ((suite, upstream) + up[:3]))
+                for test in up[3]:
+                    print('  failed: %s' % test)
+                extra = sorted(set(failing) - set(up[3]))
+                if extra or passed < up[0]:
+                    print('  %s fails where %s passes: %s' % (
+                        backend, upstream, ', '.join(extra) or '-'))
+                    ok = False
+    finally:
+        keystone.cleanup()
+    return 0 if ok else 1
+
+
+if __name__ == '__main__':
+    sys.exit(main())
