@@ -74,6 +74,29 @@ class DelayBehaviour:
                                  {'_default_message_delay': seconds},
                                  project=PROJECT)
 
+    # pop and purge
+
+    def test_pop_takes_due_messages_until_the_queue_is_empty(self):
+        self.set_default_delay(600)
+        ready = self.post(0, 0, 0)
+        waiting = self.post(None)
+        popped = []
+        messages = self.messages.pop(self.queue, 2, project=PROJECT)
+        while messages:     # as Zaqar's purge does
+            popped.extend(m['id'] for m in messages)
+            self.assertLess(len(popped), 10, 'pop never ran dry')
+            messages = self.messages.pop(self.queue, 2, project=PROJECT)
+        self.assertEqual(ready, popped)
+        self.assertEqual(waiting, self.list_ids(include_delayed=True)[0])
+
+    def test_an_empty_claim_is_falsy(self):
+        self.set_default_delay(600)
+        self.post(None)
+        claim_id, messages = self.claims.create(
+            self.queue, {'ttl': 60, 'grace': 60}, project=PROJECT)
+        self.assertIsNone(claim_id)
+        self.assertFalse(messages)
+
     # export
 
     def test_export_gives_each_message_once_with_its_times(self):

@@ -47,7 +47,7 @@ class ClaimController(upstream.ClaimController):
             sort=[('k', 1)], limit=limit).hint(delay_messages.STATE_INDEX)
         ids = [doc['_id'] for doc in ready]
         if not ids:
-            return None, iter([])
+            return None, []
 
         # One update a document: claim it (only if still ready) and make
         # sure it outlives the claim and its grace.
@@ -70,7 +70,7 @@ class ClaimController(upstream.ClaimController):
                        {'p_q': scope, 'c.id': oid, 's': CLAIMED},
                        sort=[('k', 1)]).hint(delay_messages.STATE_INDEX)]
         if not claimed:
-            return None, iter([])
+            return None, []
         return str(oid), claimed
 
     def _dead_letter(self, collection, scope, oid, meta, project, now):

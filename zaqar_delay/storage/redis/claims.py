@@ -61,7 +61,7 @@ class ClaimController(upstream.ClaimController):
             claim_ttl + grace, claim_expires + grace,
             self.driver.delay_conf.promote_batch_size])
         if not hashes:
-            return None, iter([])
+            return None, []
 
         claimed = [models.Message.from_hmap(
             dict(zip(fields[::2], fields[1::2]))).to_basic(now)
@@ -71,7 +71,7 @@ class ClaimController(upstream.ClaimController):
             claimed = self._dead_letter(queue, project, claim_id, claimed,
                                         queue_meta, now)
             if not claimed:
-                return None, iter([])
+                return None, []
         return claim_id, claimed
 
     def _dead_letter(self, queue, project, claim_id, claimed, meta, now):

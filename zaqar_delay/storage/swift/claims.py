@@ -29,7 +29,7 @@ class ClaimController(upstream.ClaimController):
         try:
             meta = self._queue_ctrl.get_metadata(queue, project=project)
         except errors.QueueDoesNotExist:
-            return None, iter([])
+            return None, []
         ttl, grace = metadata['ttl'], metadata['grace']
         now = timeutils.utcnow_ts()
         expires = now + ttl
@@ -54,7 +54,7 @@ class ClaimController(upstream.ClaimController):
             if taken:
                 claimed.append(taken)
         if not claimed:
-            return None, iter([])
+            return None, []
         utils._put_or_create_container(
             self._client, utils._claim_container(queue, project), claim_id,
             jsonutils.dumps([msg['id'] for msg in claimed]),
