@@ -33,6 +33,10 @@ from zaqar_delay.cmd import devserver  # noqa: E402
 
 SUITES = {'delay': r'^zaqar_delay\.tempest_plugin\.',
           'zaqar': r'^zaqar_tempest_plugin\.tests\.v2\.'}
+# Needs Keystone trusts set up for Zaqar's notifier and a webhook that
+# receives the notification: not part of this local deployment (it fails
+# the same way on upstream's drivers).
+EXCLUDE = r'test_trust_subscription'
 MAX_DELAY = 3600
 
 TEMPEST_CONF = """[DEFAULT]
@@ -100,8 +104,9 @@ def tempest(keystone, regex, concurrency):
             password=openstack.PASSWORD, keystone=keystone.keystone,
             region=openstack.REGION, max_delay=MAX_DELAY))
     proc = subprocess.run(
-        [_bin('tempest'), 'run', '--regex', regex, '--concurrency',
-         str(concurrency)], cwd=workspace, capture_output=True, text=True)
+        [_bin('tempest'), 'run', '--regex', regex, '--exclude-regex',
+         EXCLUDE, '--concurrency', str(concurrency)], cwd=workspace,
+        capture_output=True, text=True)
     counts = {}
     for name in ('Passed', 'Failed', 'Skipped'):
         found = re.findall(r'- %s: (\d+)' % name, proc.stdout)
@@ -112,7 +117,7 @@ def tempest(keystone, regex, concurrency):
     failing = sorted({re.sub(r'\[.*\]$', '', t) for t in failing
                       if t.startswith(('zaqar', 'setUpClass'))})
     if counts['Failed'] or not counts['Passed']:
-        sys.stdout.write(proc.stdout[-6000:])
+        sys.stdout.write(proc.stdout[-6000:] + '\n')
     return counts['Passed'], counts['Failed'], counts['Skipped'], failing
 
 
@@ -148,6 +153,7 @@ def main(argv=None):
     keystone = openstack.KeystoneSwift(
         swift=any(b.startswith('swift') for b in backends)).start()
     ok = True
+    totals = [0, 0, 0]
     try:
         for backend in backends:
             for suite in suites:
@@ -157,6 +163,8 @@ def main(argv=None):
                       % (suite, backend, passed, failed, skipped))
                 for test in failing:
                     print('  failed: %s' % test)
+                totals = [a + b for a, b in zip(totals,
+                                                (passed, failed, skipped))]
                 if suite == 'delay' or args.no_compare:
                     ok = ok and passed > 0 and not failed
                     continue
@@ -175,6 +183,8 @@ def main(argv=None):
                     ok = False
     finally:
         keystone.cleanup()
+    print('(excluded everywhere: %s)' % EXCLUDE)
+    print('tempest: %d passed, %d failed, %d skipped' % tuple(totals))
     return 0 if ok else 1
 
 
