@@ -27,33 +27,41 @@ from zaqar_delay.pipeline import session as spark_session
 
 
 def run(spark, snapshot, out_dir, hours=24.0, now=None):
-    """Audit a snapshot DataFrame; returns the summary text."""
+    """Audit a snapshot DataFrame; returns the summary text.
+
+    Every table is written straight from the snapshot, which each pass
+    reads again (with Parquet, only the columns it needs); the small
+    ones are read back for the summary and the plot.
+    """
     if now is None:
         now = snapshot.agg(F.max('snapshot_at')).first()[0]
     if now is None:
         raise ValueError('the snapshot is empty and --now is not given')
-    prepared = auditing.prepare(snapshot).cache()
-    queues = auditing.queues(prepared, now)
-    forecast = auditing.forecast(prepared, now, hours).cache()
-    queues.write.mode('overwrite').parquet(os.path.join(out_dir, 'queues'))
-    forecast.write.mode('overwrite').parquet(
-        os.path.join(out_dir, 'forecast'))
+    prepared = auditing.prepare(snapshot)
+
+    def path(name):
+        return os.path.join(out_dir, name)
+
+    auditing.queues(prepared, now).coalesce(1).write.mode(
+        'overwrite').parquet(path('queues'))
+    auditing.forecast(prepared, now, hours).coalesce(1).write.mode(
+        'overwrite').parquet(path('forecast'))
     for name, table in (('never_deliverable', auditing.never_deliverable),
                         ('early_claims', auditing.early_claims)):
-        table(prepared).write.mode('overwrite').parquet(
-            os.path.join(out_dir, name))
-    queue_rows = [r.asDict() for r in spark.read.parquet(
-        os.path.join(out_dir, 'queues')).orderBy('project', 'queue')
-        .collect()]
-    forecast_rows = [tuple(r) for r in forecast.collect()]
+        table(prepared).write.mode('overwrite').parquet(path(name))
+    queue_rows = sorted(
+        (r.asDict() for r in spark.read.parquet(path('queues')).collect()),
+        key=lambda q: (q['project'] or '', q['queue']))
+    forecast_rows = sorted(
+        (tuple(r) for r in spark.read.parquet(path('forecast')).select(
+            'project', 'queue', 'minute', 'due').collect()),
+        key=lambda r: (r[2], r[0] or '', r[1]))
     text = io.StringIO()
     report.summary(queue_rows, now, hours,
                    sum(r[3] for r in forecast_rows), text)
-    with open(os.path.join(out_dir, 'summary.txt'), 'w') as f:
+    with open(path('summary.txt'), 'w') as f:
         f.write(text.getvalue())
-    report.plot(forecast_rows, os.path.join(out_dir, 'forecast.png'), hours)
-    prepared.unpersist()
-    forecast.unpersist()
+    report.plot(forecast_rows, path('forecast.png'), hours)
     return text.getvalue()
 
 
@@ -70,6 +78,9 @@ def parser():
                    help='the snapshot time, UNIX seconds (default: the '
                    'latest snapshot_at)')
     p.add_argument('--master', help='Spark master (default: local[*])')
+    p.add_argument('--shuffle-partitions', type=int, default=16,
+                   help='spark.sql.shuffle.partitions (default 16: the '
+                   'aggregates are per queue and per minute, small)')
     return p
 
 
@@ -82,7 +93,8 @@ def main(argv=None, out=sys.stdout):
     except ValueError as exc:
         parser().error(str(exc))
     os.makedirs(args.out, exist_ok=True)
-    spark = spark_session.spark(args.master, 'zaqar-delay-audit')
+    spark = spark_session.spark(args.master, 'zaqar-delay-audit',
+                                shuffle_partitions=args.shuffle_partitions)
     try:
         snapshot = reading.read(spark, args.snapshot, fmt, schemas.SNAPSHOT)
         if fmt == 'parquet':

@@ -11,6 +11,9 @@ due). It is *never deliverable* when its ttl ends before it is due, an
 from pyspark.sql import functions as F
 
 PERCENTILES = (0.5, 0.9, 0.99)
+#: The snapshot columns the audit reads (Parquet reads no others).
+COLUMNS = ('project', 'queue', 'id', 'created', 'ttl', 'expires', 'due',
+           'delay', 'claim_id', 'claimed_at')
 
 
 def prepare(snapshot):
@@ -18,7 +21,7 @@ def prepare(snapshot):
     ``lateness`` (seconds; null when the claim time is unknown)."""
     due_at = F.coalesce(F.col('due'), F.col('created'))
     claimed = F.col('claimed_at')
-    return (snapshot.withColumn('due_at', due_at)
+    return (snapshot.select(*COLUMNS).withColumn('due_at', due_at)
             .withColumn('never_deliverable', F.col('expires') <= due_at)
             .withColumn('early', claimed.isNotNull() & (claimed < due_at))
             .withColumn('lateness', F.when(claimed >= due_at,
@@ -27,7 +30,7 @@ def prepare(snapshot):
 
 def queues(prepared, now):
     """Per project and queue: counts by state, never deliverable and
-    early claims, and lateness percentiles (seconds)."""
+    early claims, and lateness percentiles (seconds). Unordered."""
     waiting = F.col('due_at') > F.lit(now)
     claimed = F.col('claimed_at').isNotNull()
     late = F.percentile_approx('lateness', list(PERCENTILES), 1000)
@@ -44,12 +47,13 @@ def queues(prepared, now):
     for i, p in enumerate(PERCENTILES):
         stats = stats.withColumn('lateness_p%d' % round(p * 100),
                                  F.col('_late')[i])
-    return stats.drop('_late').orderBy('project', 'queue')
+    return stats.drop('_late')
 
 
 def forecast(prepared, now, hours):
     """Messages coming due per minute over the next ``hours``, per
-    project and queue (only those that can still be delivered)."""
+    project and queue (only those that can still be delivered).
+    Unordered."""
     end = now + hours * 3600
     due_at = F.col('due_at')
     return (prepared
@@ -59,8 +63,7 @@ def forecast(prepared, now, hours):
             .withColumn('minute', F.timestamp_seconds(
                 F.floor(due_at / 60) * 60))
             .groupBy('project', 'queue', 'minute')
-            .agg(F.count(F.lit(1)).alias('due'))
-            .orderBy('minute', 'project', 'queue'))
+            .agg(F.count(F.lit(1)).alias('due')))
 
 
 def never_deliverable(prepared):

@@ -37,36 +37,38 @@ def summary(queues, now, hours, forecast_total, out):
 
 
 def plot(rows, path, hours):
-    """A PNG of messages coming due per minute, the largest queues on
-    their own. ``rows`` are (project, queue, minute, due)."""
+    """A PNG of messages coming due per minute: all queues together
+    above, the largest queues on their own below. ``rows`` are
+    (project, queue, minute, due)."""
     import matplotlib
     matplotlib.use('Agg')
     from matplotlib import pyplot
 
-    series = {}
+    series, total = {}, {}
     for project, queue, minute, due in rows:
-        key = '%s/%s' % (project or '-', queue)
-        series.setdefault(key, {})
-        series[key][minute] = series[key].get(minute, 0) + due
+        points = series.setdefault('%s/%s' % (project or '-', queue), {})
+        points[minute] = points.get(minute, 0) + due
+        total[minute] = total.get(minute, 0) + due
     ranked = sorted(series, key=lambda k: -sum(series[k].values()))
-    shown = {k: series[k] for k in ranked[:LINES]}
-    if len(ranked) > LINES:
-        other = {}
-        for k in ranked[LINES:]:
-            for minute, due in series[k].items():
-                other[minute] = other.get(minute, 0) + due
-        shown['other'] = other
-    fig, ax = pyplot.subplots(figsize=(10, 4.5))
-    for label, points in shown.items():
-        minutes = sorted(points)
-        ax.plot(minutes, [points[m] for m in minutes], label=label,
-                linewidth=1)
-    ax.set_title('Messages coming due per minute, next %g hours' % hours)
-    ax.set_xlabel('minute (UTC)')
-    ax.set_ylabel('messages due')
-    if shown:
-        ax.legend(loc='upper right', fontsize='small')
+    fig, (top, bottom) = pyplot.subplots(2, 1, figsize=(10, 6.5),
+                                         sharex=True)
+    _line(top, total, 'all %d queues' % len(series), linewidth=1.2)
+    top.set_title('Messages coming due per minute, next %g hours' % hours)
+    for label in ranked[:LINES]:
+        _line(bottom, series[label], label, linewidth=0.8)
+    bottom.set_title('The %d queues with the most coming due'
+                     % min(LINES, len(ranked)), fontsize='medium')
+    bottom.set_xlabel('minute (UTC)')
+    for ax in (top, bottom):
+        ax.set_ylabel('messages due')
+        if ax.lines:
+            ax.legend(loc='upper right', fontsize='small')
     fig.autofmt_xdate()
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     pyplot.close(fig)
+
+
+def _line(ax, points, label, **style):
+    minutes = sorted(points)
+    ax.plot(minutes, [points[m] for m in minutes], label=label, **style)
