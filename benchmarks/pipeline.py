@@ -5,9 +5,10 @@
 
 Audit: writes N synthetic snapshot records (Parquet; JSON lines, the
 export's format, up to --json-max rows), then runs ``zaqar-delay-audit``
-as an operator would and reports its wall time, Spark start-up
-included, and the peak resident memory of its driver (the Python
-process and its JVM, polled every 0.1 s).
+as an operator would, --repeats times, and reports its median and
+slowest wall time, Spark start-up included, and the peak resident
+memory of its driver (the Python process and its JVM, polled every
+0.1 s).
 
 Schedule: posts the same N rows into one local zaqar-server
 (``redis.delay``) twice: with ``zaqar-delay-schedule`` and with a plain
@@ -120,7 +121,7 @@ def run_measured(argv):
     return elapsed, peak[0] / 1024.0, out
 
 
-def bench_audit(sizes, json_max, master, work):
+def bench_audit(sizes, json_max, master, work, repeats):
     inputs = [(n, fmt) for n in sizes for fmt in ('parquet', 'json')
               if fmt == 'parquet' or n <= json_max]
     spark = spark_session.spark('local[*]', 'zaqar-delay-bench-data')
@@ -129,17 +130,21 @@ def bench_audit(sizes, json_max, master, work):
             synthesize(spark, n, _input(work, n, fmt), fmt)
     finally:
         spark.stop()
-    print('audit (zaqar-delay-audit, wall time including Spark start-up)')
-    print('%10s %-8s %9s %17s' % (
-        'messages', 'input', 'seconds', 'peak MB (driver)'))
+    print('audit (zaqar-delay-audit, wall time including Spark start-up,'
+          ' %d runs each)' % repeats)
+    print('%10s %-8s %12s %12s %17s' % (
+        'messages', 'input', 'median s', 'slowest s', 'peak MB (driver)'))
     for n, fmt in inputs:
         argv = [_command('zaqar-delay-audit'), _input(work, n, fmt),
                 '--format', fmt, '--out', os.path.join(work, 'report'),
                 '--hours', '24']
         if master:
             argv += ['--master', master]
-        seconds, mb, _ = run_measured(argv)
-        print('%10d %-8s %9.1f %17.0f' % (n, fmt, seconds, mb))
+        runs = [run_measured(argv)[:2] for _ in range(repeats)]
+        times = sorted(seconds for seconds, _ in runs)
+        print('%10d %-8s %12.1f %12.1f %17.0f' % (
+            n, fmt, times[len(times) // 2], times[-1],
+            max(mb for _, mb in runs)))
         sys.stdout.flush()
         shutil.rmtree(_input(work, n, fmt), ignore_errors=True)
 
@@ -195,11 +200,13 @@ def main(argv=None):
     parser.add_argument('--schedule', type=int, default=20000,
                         help='messages to schedule (0: skip)')
     parser.add_argument('--master', help='Spark master for the audit')
+    parser.add_argument('--repeats', type=int, default=3,
+                        help='audit runs per input (default 3)')
     args = parser.parse_args(argv)
     work = tempfile.mkdtemp(prefix='zaqar-delay-bench-')
     try:
         bench_audit([int(s) for s in args.sizes.split(',') if s],
-                    args.json_max, args.master, work)
+                    args.json_max, args.master, work, args.repeats)
         if args.schedule:
             bench_schedule(args.schedule, work)
     finally:
