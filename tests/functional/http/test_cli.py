@@ -32,7 +32,7 @@ def _users(keystone):
 
 class OpenstackCliTests:
     store = None
-    delay = 20  # each command is a process of 2-3 s
+    delay = 30  # each command is a process of 2-5 s
 
     @classmethod
     def stack_options(cls):

@@ -33,7 +33,7 @@ class SwiftDelayZaqarClientTest(test_zaqarclient.ZaqarClientTests,
 
 class SwiftDelayCliTest(test_cli.OpenstackCliTests, testtools.TestCase):
     store = 'swift.delay'
-    delay = 30  # each command is a process and several Swift requests
+    delay = 45  # each command is a process and several Swift requests
 
     @classmethod
     def stack_options(cls):
