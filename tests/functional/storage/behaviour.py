@@ -97,6 +97,23 @@ class DelayBehaviour:
         self.assertIsNone(claim_id)
         self.assertFalse(messages)
 
+    # dead letters
+
+    def test_a_message_claimed_too_often_goes_to_the_dead_letter_queue(self):
+        dlq = self.queue + '-dlq'
+        self.queues.create(dlq, project=PROJECT)
+        self.queues.set_metadata(self.queue, {
+            '_max_claim_count': 2, '_dead_letter_queue': dlq,
+            '_dead_letter_queue_messages_ttl': 7799}, project=PROJECT)
+        (mid,) = self.post(0)
+        for _ in range(2):
+            self.assertEqual([mid], self.claim(ttl=60)[1])
+            timeutils.advance_time_seconds(70)
+        self.assertEqual([], self.claim(ttl=60)[1])
+        self.assertEqual([], self.list_ids(include_delayed=True,
+                                           include_claimed=True)[0])
+        self.assertEqual(1, len(self.list_ids(queue=dlq)[0]))
+
     # export
 
     def test_export_gives_each_message_once_with_its_times(self):

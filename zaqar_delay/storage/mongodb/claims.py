@@ -78,6 +78,9 @@ class ClaimController(upstream.ClaimController):
         msg_ctrl = self.driver.message_controller
         dlq = meta['_dead_letter_queue']
         dlq_collection = msg_ctrl._collection(dlq, project)
+        # Makes the queue's marker counter when none exists yet (with a
+        # management store other than mongodb, as a post does).
+        msg_ctrl._get_counter(dlq, project)
         too_often = {'p_q': scope, 'c.id': oid,
                      'c.c': {'$gt': meta['_max_claim_count']}}
         for doc in collection.find(too_often, projection={'_id': 1}):

@@ -38,6 +38,12 @@ database = zd_management
 """
 
 CONF = 'wsgi_mongodb_delay.conf'
+# The same with a redis management store, as zaqar-servers often have.
+REDIS_MANAGED_CONF = 'wsgi_mongodb_delay_redis_managed.conf'
+REDIS_MANAGEMENT = """
+[drivers:management_store:redis]
+uri = {url}?dbid=7
+"""
 
 
 class MongoMixin(test_impl_mongodb.MongodbSetupMixin):
@@ -46,13 +52,19 @@ class MongoMixin(test_impl_mongodb.MongodbSetupMixin):
     def setUp(self):
         server = services.mongo_server()
         services.zaqar_conf_dir(CONF, DRIVER_CONF.format(url=server.url))
+        services.zaqar_conf_dir(REDIS_MANAGED_CONF, DRIVER_CONF.format(
+            url=server.url).replace('management_store = mongodb',
+                                    'management_store = redis')
+            + REDIS_MANAGEMENT.format(url=services.redis_server().url))
         self.mongo = server.client
         super().setUp()
 
 
-def drivers(conf, data_driver=delay_driver.DataDriver):
-    """A mongodb control driver and a data driver, on fresh databases."""
+def drivers(conf, data_driver=delay_driver.DataDriver,
+            control_driver=upstream_driver.ControlDriver):
+    """A control driver (mongodb unless told) and a data driver, on
+    fresh databases."""
     conf.register_opts(message_opts.ALL_OPTS, group=message_opts.GROUP_NAME)
     conf.set_override('database', 'zd_' + uuid.uuid4().hex,
                       group=message_opts.GROUP_NAME)
-    return storage.drivers(conf, upstream_driver.ControlDriver, data_driver)
+    return storage.drivers(conf, control_driver, data_driver)
