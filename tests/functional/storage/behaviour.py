@@ -89,6 +89,14 @@ class DelayBehaviour:
         self.assertEqual(ready, popped)
         self.assertEqual(waiting, self.list_ids(include_delayed=True)[0])
 
+    def test_claimed_messages_never_have_a_negative_age(self):
+        self.post(0, 0)
+        _, messages = self.claims.create(
+            self.queue, {'ttl': 60, 'grace': 60}, project=PROJECT)
+        ages = [m['age'] for m in messages]
+        self.assertEqual(2, len(ages))
+        self.assertTrue(all(age >= 0 for age in ages), ages)
+
     def test_an_empty_claim_is_falsy(self):
         self.set_default_delay(600)
         self.post(None)

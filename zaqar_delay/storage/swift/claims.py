@@ -9,6 +9,7 @@ from zaqar.storage import errors
 from zaqar.storage.swift import claims as upstream
 from zaqar.storage.swift import utils
 
+from zaqar_delay.storage.swift import export
 from zaqar_delay.storage.swift import index as idx
 
 
@@ -87,7 +88,8 @@ class ClaimController(upstream.ClaimController):
                   msg_expires)
         index.delete(idx.READY, mid)
         msg['id'] = mid
-        msg['age'] = now - float(headers['x-timestamp'])
+        # Zaqar's clock is whole seconds; the posting time is finer.
+        msg['age'] = max(0, now - export.created_at(mid, headers))
         msg.pop('delay_expires', None)
         msg.pop('checksum', None)
         return msg
