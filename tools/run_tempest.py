@@ -83,12 +83,7 @@ def store_options(backend, keystone):
     if backend.startswith('mongodb'):
         return {'mongodb_url': services.mongo_server().url}
     if backend.startswith('swift'):
-        return {'swift': {
-            'uri': 'swift://%s:%s@/%s' % (openstack.ADMIN,
-                                          openstack.PASSWORD,
-                                          openstack.ADMIN),
-            'auth_url': keystone.keystone + '/v3',
-            'region': openstack.REGION}}
+        return {'swift': keystone.swift_store()}
     return {}
 
 
@@ -123,9 +118,8 @@ def tempest(keystone, regex, concurrency):
 
 def run(keystone, backend, regex, concurrency):
     stack = devserver.Stack(
-        message_store=backend, max_delay=MAX_DELAY, keystone={
-            'auth_url': keystone.keystone + '/v3', 'user': openstack.ADMIN,
-            'password': openstack.PASSWORD, 'project': openstack.ADMIN},
+        message_store=backend, max_delay=MAX_DELAY,
+        keystone=keystone.zaqar_auth(),
         **store_options(backend, keystone)).start()
     try:
         keystone.point('messaging', stack.url, 'zaqar')

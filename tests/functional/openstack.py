@@ -231,6 +231,18 @@ class KeystoneSwift:
                              'url': url}}, auth)
             self.endpoints[kind].append(endpoint['endpoint']['id'])
 
+    def zaqar_auth(self):
+        """What ``devserver.Stack(keystone=...)`` needs to authenticate
+        with this Keystone, as its admin."""
+        return {'auth_url': self.keystone + '/v3', 'user': ADMIN,
+                'password': PASSWORD, 'project': ADMIN}
+
+    def swift_store(self):
+        """What ``devserver.Stack(swift=...)`` needs to store messages in
+        this Swift, as its admin."""
+        return {'uri': 'swift://%s:%s@/%s' % (ADMIN, PASSWORD, ADMIN),
+                'auth_url': self.keystone + '/v3', 'region': REGION}
+
     def point(self, kind, url, name=None):
         """Make the catalog's ``kind`` service (say ``messaging``) point
         at ``url``, registering it the first time."""

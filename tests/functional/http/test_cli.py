@@ -44,10 +44,8 @@ class OpenstackCliTests:
         cls.keystone = services.keystone()
         cls.passwords = _users(cls.keystone)
         cls.stack = devserver.Stack(
-            message_store=cls.store, max_delay=3600, keystone={
-                'auth_url': cls.keystone.keystone + '/v3',
-                'user': openstack.ADMIN, 'password': openstack.PASSWORD,
-                'project': openstack.ADMIN},
+            message_store=cls.store, max_delay=3600,
+            keystone=cls.keystone.zaqar_auth(),
             **cls.stack_options()).start()
         cls.keystone.point('messaging', cls.stack.url, 'zaqar')
 

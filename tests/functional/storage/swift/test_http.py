@@ -8,17 +8,11 @@ import testtools
 
 from tests.functional.http import test_cli
 from tests.functional.http import test_zaqarclient
-from tests.functional import openstack
 from tests.functional import services
 
 
 def swift_options():
-    stack = services.keystone_swift()
-    return {'swift': {
-        'uri': 'swift://%s:%s@/%s' % (openstack.ADMIN, openstack.PASSWORD,
-                                      openstack.ADMIN),
-        'auth_url': stack.keystone + '/v3',
-        'region': openstack.REGION}}
+    return {'swift': services.keystone_swift().swift_store()}
 
 
 class SwiftDelayZaqarClientTest(test_zaqarclient.ZaqarClientTests,
