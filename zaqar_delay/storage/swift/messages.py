@@ -10,12 +10,19 @@ from zaqar.storage.swift import utils
 from zaqar.storage import utils as s_utils
 
 from zaqar_delay.storage import common
+from zaqar_delay.storage.swift import export
 from zaqar_delay.storage.swift import index as idx
 
 
 def basic(message_id, body, headers, now):
-    """The message as Zaqar returns it (upstream's, with the checksum)."""
+    """The message as Zaqar returns it (upstream's, with the checksum).
+
+    Its age counts from the posting time held in its id: the object's
+    timestamp moves when a claim or a dead-lettering rewrites it, and
+    Zaqar's whole-second clock can fall behind it.
+    """
     message = utils._message_to_json(message_id, body, headers, now)
+    message['age'] = max(0, now - export.created_at(message_id, headers))
     checksum = jsonutils.loads(body).get('checksum')
     if checksum:
         message['checksum'] = checksum
