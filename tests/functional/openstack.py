@@ -3,15 +3,20 @@
 Keystone (sqlite, fernet) is served by gunicorn; Swift runs an account,
 a container, an object server and a proxy with keystonemiddleware, all
 with their data under one temporary folder. Their binaries come from a
-separate virtualenv (they do not share Zaqar's dependencies), named by
-``ZAQAR_DELAY_SERVICES_VENV`` (``.ci/run`` makes it as ``.ci/services``).
+separate virtualenv (they do not share Zaqar's dependencies):
+``$ZAQAR_DELAY_SERVICES_VENV``, else ``.tox/services`` in this checkout,
+built from PyPI on first use (under a lock: several test processes may
+ask at once) and reused after.
 """
 
+import fcntl
 import getpass
+import grp
 import json
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 import urllib.error
@@ -125,12 +130,36 @@ run_daemon(ObjectUpdater, {conf!r}, verbose=True)
 """
 
 
+SERVICES = ('keystone', 'swift', 'keystonemiddleware', 'gunicorn')
+_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+
+
 def services_venv():
-    venv = os.environ.get('ZAQAR_DELAY_SERVICES_VENV', '.ci/services')
-    if not os.path.exists(os.path.join(venv, 'bin', 'keystone-manage')):
-        raise RuntimeError('no keystone/swift virtualenv at %s: see .ci/run'
-                           % venv)
-    return os.path.abspath(venv)
+    """The Keystone + Swift virtualenv, built when missing."""
+    venv = os.path.abspath(os.environ.get('ZAQAR_DELAY_SERVICES_VENV') or
+                           os.path.join(_ROOT, '.tox', 'services'))
+    done = os.path.join(venv, '.zaqar-delay-complete')
+    if os.path.exists(done):
+        return venv
+    os.makedirs(os.path.dirname(venv), exist_ok=True)
+    with open(venv + '.lock', 'w') as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not os.path.exists(done):
+            _build_venv(venv)
+            with open(done, 'w') as f:
+                f.write(' '.join(SERVICES) + '\n')
+    return venv
+
+
+def _build_venv(venv):
+    shutil.rmtree(venv, ignore_errors=True)     # a build that died
+    sys.stderr.write('building %s (Keystone, Swift) from PyPI\n' % venv)
+    subprocess.run([sys.executable, '-m', 'venv', venv], check=True)
+    pip = [os.path.join(venv, 'bin', 'python'), '-m', 'pip', 'install',
+           '--quiet', '--disable-pip-version-check']
+    subprocess.run(pip + ['--upgrade', 'pip'], check=True)
+    subprocess.run(pip + list(SERVICES), check=True)
 
 
 def _request(url, data=None, headers=None, method=None, timeout=10):
@@ -191,7 +220,8 @@ class KeystoneSwift:
         with open(conf, 'w') as f:
             f.write(KEYSTONE_CONF.format(dir=self.dir))
         manage = [self._bin('keystone-manage'), '--config-file', conf]
-        user = ['--keystone-user', 'root', '--keystone-group', 'root']
+        user = ['--keystone-user', getpass.getuser(),
+                '--keystone-group', grp.getgrgid(os.getgid()).gr_name]
         self._run(*manage, 'db_sync')
         self._run(*manage, 'fernet_setup', *user)
         self._run(*manage, 'receipt_setup', *user)

@@ -38,10 +38,7 @@ class RedisServer:
     """A redis-server on 127.0.0.1 with no persistence."""
 
     def __init__(self):
-        binary = shutil.which('redis-server')
-        if not binary:
-            raise RuntimeError('redis-server is not installed: '
-                               'apt-get install redis-server')
+        binary = devserver.redis_server_binary()
         self.port = devserver.free_port()
         self.dir = tempfile.mkdtemp(prefix='zaqar-delay-redis-')
         self.process = subprocess.Popen(

