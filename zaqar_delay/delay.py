@@ -62,6 +62,17 @@ def prepare(messages, default, max_delay, policy):
     return delays
 
 
+def with_age(message):
+    """``message`` with its ``age`` never below 0.
+
+    An age is this host's clock minus the posting time that another host
+    (or, for mongodb, the client library's wall clock) wrote: a host whose
+    clock is behind would otherwise report a message as not yet posted.
+    """
+    message['age'] = max(0, message['age'])
+    return message
+
+
 def iso(timestamp):
     """A unix time as Zaqar writes times: ``YYYY-MM-DDTHH:MM:SSZ``."""
     return datetime.datetime.fromtimestamp(

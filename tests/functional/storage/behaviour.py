@@ -89,25 +89,30 @@ class DelayBehaviour:
         self.assertEqual(ready, popped)
         self.assertEqual(waiting, self.list_ids(include_delayed=True)[0])
 
+    def read_on_a_host_behind(self, seconds=5):
+        """From here on, read as a zaqar-server whose clock is
+        ``seconds`` behind the one that posted (and behind the wall
+        clock, which some stores stamp ids with)."""
+        timeutils.set_time_override(
+            timeutils.utcnow() - datetime.timedelta(seconds=seconds))
+
     def test_claimed_messages_never_have_a_negative_age(self):
         self.post(0, 0)
+        self.read_on_a_host_behind()
         _, messages = self.claims.create(
             self.queue, {'ttl': 60, 'grace': 60}, project=PROJECT)
         ages = [m['age'] for m in messages]
-        self.assertEqual(2, len(ages))
-        self.assertTrue(all(age >= 0 for age in ages), ages)
+        self.assertEqual([0, 0], ages)
 
     def test_listed_and_fetched_messages_never_have_a_negative_age(self):
-        # The clock stays where setUp froze it, behind anything a store
-        # stamps with its own clock after that.
         ids = self.post(0, 0)
+        self.read_on_a_host_behind()
         listed = next(self.messages.list(self.queue, project=PROJECT))
         fetched = [self.messages.get(self.queue, mid, project=PROJECT)
                    for mid in ids]
         fetched += self.messages.bulk_get(self.queue, ids, project=PROJECT)
         ages = [m['age'] for m in list(listed) + fetched]
-        self.assertEqual(6, len(ages))
-        self.assertTrue(all(age >= 0 for age in ages), ages)
+        self.assertEqual([0] * 6, ages)
 
     def test_an_empty_claim_is_falsy(self):
         self.set_default_delay(600)

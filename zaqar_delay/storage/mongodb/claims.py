@@ -7,7 +7,6 @@ from oslo_utils import timeutils
 from zaqar import storage
 from zaqar.storage import errors
 from zaqar.storage.mongodb import claims as upstream
-from zaqar.storage.mongodb import messages as upstream_messages
 from zaqar.storage.mongodb import utils
 
 from zaqar_delay.storage.mongodb import messages as delay_messages
@@ -65,7 +64,7 @@ class ClaimController(upstream.ClaimController):
                 '_dead_letter_queue' in queue_meta):
             self._dead_letter(collection, scope, oid, queue_meta, project,
                               now)
-        claimed = [upstream_messages._basic_message(doc, now)
+        claimed = [delay_messages.basic_message(doc, now)
                    for doc in collection.find(
                        {'p_q': scope, 'c.id': oid, 's': CLAIMED},
                        sort=[('k', 1)]).hint(delay_messages.STATE_INDEX)]

@@ -9,6 +9,7 @@ from zaqar.storage import errors
 from zaqar.storage.mongodb import messages as upstream
 from zaqar.storage.mongodb import utils
 
+from zaqar_delay import delay
 from zaqar_delay.storage import common
 
 READY, WAITING, CLAIMED = 0, 1, 2
@@ -32,6 +33,13 @@ def state_update(now):
                                                      READY]}]},
         'a': {'$cond': [claimed, '$c.e', {'$cond': [waiting, '$d', 0]}]},
     }}]
+
+
+def basic_message(doc, now):
+    """A document as Zaqar returns a message; its age counts from the
+    id's time, which pymongo takes from the wall clock of the host that
+    posted it, and is never negative."""
+    return delay.with_age(upstream._basic_message(doc, now))
 
 
 def _client_binary(client_uuid):
@@ -137,7 +145,7 @@ class DelayMessages:
                                include_delayed=include_delayed,
                                limit=limit))
         now = timeutils.utcnow_ts()
-        page = [upstream._basic_message(doc, now) for doc in docs]
+        page = [basic_message(doc, now) for doc in docs]
         return iter((iter(page), str(docs[-1]['k']) if docs else None))
 
     def _unclaim(self, queue_name, claim_id, project=None):
@@ -156,8 +164,7 @@ class DelayMessages:
                             include_claimed=True, include_delayed=True,
                             limit=1)
         for message in cursor:
-            return upstream._basic_message(message,
-                                           timeutils.utcnow_ts())
+            return basic_message(message, timeutils.utcnow_ts())
         raise errors.QueueIsEmpty(queue_name, project)
 
     @utils.raises_conn_error
@@ -176,6 +183,14 @@ class DelayMessages:
             state_update(timeutils.utcnow_ts()))
         return ids
 
+    def get(self, queue_name, message_id, project=None):
+        return delay.with_age(super().get(queue_name, message_id,
+                                          project=project))
+
+    def bulk_get(self, queue_name, message_ids, project=None):
+        return iter([delay.with_age(msg) for msg in super().bulk_get(
+            queue_name, message_ids, project=project)])
+
     @utils.raises_conn_error
     @utils.retries_on_autoreconnect
     def pop(self, queue_name, limit, project=None):
@@ -183,7 +198,7 @@ class DelayMessages:
         popped = (collection.find_one_and_delete(
             {'p_q': scope, 's': READY, 'tx': None}, sort=[('k', 1)])
             for _ in range(limit))
-        return [upstream._basic_message(msg, now) for msg in popped if msg]
+        return [basic_message(msg, now) for msg in popped if msg]
 
 
 class MessageController(DelayMessages, upstream.MessageController):

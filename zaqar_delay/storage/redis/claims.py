@@ -8,6 +8,7 @@ from zaqar.storage.redis import claims as upstream
 from zaqar.storage.redis import models
 from zaqar.storage.redis import utils
 
+from zaqar_delay import delay
 from zaqar_delay.storage.redis import keys
 
 
@@ -63,8 +64,8 @@ class ClaimController(upstream.ClaimController):
         if not hashes:
             return None, []
 
-        claimed = [models.Message.from_hmap(
-            dict(zip(fields[::2], fields[1::2]))).to_basic(now)
+        claimed = [delay.with_age(models.Message.from_hmap(
+            dict(zip(fields[::2], fields[1::2]))).to_basic(now))
             for fields in hashes]
         if '_max_claim_count' in queue_meta and \
                 '_dead_letter_queue' in queue_meta:

@@ -11,6 +11,7 @@ from zaqar.storage.redis import models
 from zaqar.storage.redis import utils
 from zaqar.storage import utils as s_utils
 
+from zaqar_delay import delay
 from zaqar_delay.storage import common
 from zaqar_delay.storage.redis import keys
 
@@ -117,7 +118,7 @@ class MessageController(upstream.MessageController):
         next_marker = reply[0].decode() or None
         found = Message.from_redis_bulk(reply[1:], self._client)
 
-        page = (msg.to_basic(now) for msg in found if msg)
+        page = (delay.with_age(msg.to_basic(now)) for msg in found if msg)
         return iter((page, next_marker))
 
     def _in_queue(self, queue, project, message_ids):
@@ -133,7 +134,7 @@ class MessageController(upstream.MessageController):
             if hmap and rank is not None:
                 msg = Message.from_hmap(hmap)
                 if not utils.msg_expired_filter(msg, now):
-                    yield msg.to_basic(now)
+                    yield delay.with_age(msg.to_basic(now))
 
     @utils.raises_conn_error
     @utils.retries_on_connection_error
