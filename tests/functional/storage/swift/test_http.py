@@ -18,7 +18,7 @@ def swift_options():
 class SwiftDelayZaqarClientTest(test_zaqarclient.ZaqarClientTests,
                                 testtools.TestCase):
     store = 'swift.delay'
-    delay = 8   # each step is several Swift requests
+    delay = 4   # several Swift requests a step
 
     @classmethod
     def stack_options(cls):
@@ -27,7 +27,7 @@ class SwiftDelayZaqarClientTest(test_zaqarclient.ZaqarClientTests,
 
 class SwiftDelayCliTest(test_cli.OpenstackCliTests, testtools.TestCase):
     store = 'swift.delay'
-    delay = 45  # each command is a process and several Swift requests
+    delay = 5   # several Swift requests a step
 
     @classmethod
     def stack_options(cls):
