@@ -1,13 +1,17 @@
 """Compare ``mongodb`` (upstream) and ``mongodb.delay`` on one server.
 
-    python benchmarks/mongodb_delay.py [--sizes 0,10000,100000] [--url URL]
+    python benchmarks/mongodb_delay.py [--sizes 0,10000,50000] [--url URL]
 
 The server is ``--url`` (or ZAQAR_DELAY_TEST_MONGODB_URL), else a
 secantusdb started here. Each driver has its own databases on it. Prints
 the median wall time of a claim (limit 1) and of a list page (limit 10)
-that must find one ready message behind N delayed ones, and the index
-keys and documents the server examined for that claim's query
-(``explain``, executionStats), for each driver.
+that must find one ready message behind N delayed ones, the index keys
+and documents the server examined for that claim's query (``explain``,
+executionStats), each time's ratio to the same driver's with none ahead,
+and upstream's time over ours. Then six claimer threads (claim 10,
+delete each) on 1,500 messages with delays of 0-2 s, per driver: the
+seconds until every message was delivered (or the deadline), and the
+messages delivered early, twice or never.
 """
 
 import argparse
@@ -21,7 +25,7 @@ from zaqar.storage.mongodb import messages as upstream_messages
 from benchmarks import common
 from tests.functional import services
 from zaqar_delay.storage.mongodb import driver as delay_driver
-from zaqar_delay.storage.mongodb import messages as delay_messages
+from zaqar_delay.storage.mongodb import queries
 
 CONF = """
 [DEFAULT]
@@ -51,22 +55,26 @@ def examined(name, data, queue):
         query = {'p_q': scope, 'tx': None, 'c.e': {'$lte': now},
                  '$or': [{'d': {'$lte': now}}, {'d': {'$exists': False}}]}
         hint = upstream_messages.ACTIVE_INDEX_FIELDS
+        cursor = coll.find(query, sort=[('k', 1)]).limit(1).hint(hint)
     else:
-        query = {'p_q': scope, 's': delay_messages.READY, 'tx': None}
-        hint = delay_messages.STATE_INDEX
-    stats = coll.find(query, sort=[('k', 1)]).limit(1).hint(
-        hint).explain().get('executionStats', {})
+        cursor = queries.find(coll, queries.in_state(scope, queries.READY),
+                              limit=1)
+    stats = cursor.explain().get('executionStats', {})
     data.message_controller.delete(queue, mid, PROJECT)
     return stats.get('totalKeysExamined'), stats.get('totalDocsExamined')
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument('--sizes', default='0,10000,100000')
+    parser.add_argument('--sizes', default='0,10000,50000')
     parser.add_argument('--repeats', type=int, default=11)
     parser.add_argument('--budget', type=float, default=20.0,
                         help='seconds of claims per cell at most')
     parser.add_argument('--url', help='MongoDB server to use')
+    parser.add_argument('--claimers', type=int, default=6)
+    parser.add_argument('--messages', type=int, default=1500)
+    parser.add_argument('--deadline', type=float, default=120.0,
+                        help='seconds the claimers have at most')
     args = parser.parse_args(argv)
     if args.url:
         os.environ['ZAQAR_DELAY_TEST_MONGODB_URL'] = args.url
@@ -85,21 +93,43 @@ def main(argv=None):
             'claims', {'_default_message_delay': 3600}, project=PROJECT)
 
     print('\nper claim (limit 1) and list page (limit 10), median ms; '
-          'keys/docs examined by the claim query')
-    print('%8s %-14s %10s %10s %14s' % (
-        'N ahead', 'driver', 'claim ms', 'list ms', 'keys/docs'))
-    ahead = 0
+          'keys/docs examined by the claim query; x0: the time over the '
+          'same driver\'s with none ahead; up/ours: upstream\'s time over '
+          'ours')
+    print('%8s %-14s %9s %6s %9s %6s %12s %9s %9s' % (
+        'N ahead', 'driver', 'claim ms', 'x0', 'list ms', 'x0',
+        'keys/docs', 'up/ours', 'up/ours'))
+    ahead, base, rows = 0, {}, {}
     for size in [int(s) for s in args.sizes.split(',')]:
         for name, (_, data) in drivers_.items():
             common.post_delayed(data, 'claims', size - ahead)
             claim = common.claim_ms(data, 'claims', args.repeats,
-                                    args.budget)
-            page = common.list_ms(data, 'claims', args.repeats, args.budget)
+                                    args.budget)[0]
+            page = common.list_ms(data, 'claims', args.repeats,
+                                  args.budget)[0]
             keys, docs = examined(name, data, 'claims')
-            print('%8d %-14s %10.2f %10.2f %14s' % (
-                size, name, claim[0], page[0], '%s/%s' % (keys, docs)))
+            base.setdefault(name, (claim, page))
+            rows[name] = (claim, page)
+            vs_up = ('%9.1f %9.1f' % (rows['mongodb'][0] / claim,
+                                      rows['mongodb'][1] / page)
+                     if name != 'mongodb' else '%9s %9s' % ('', ''))
+            print('%8d %-14s %9.2f %6.2f %9.2f %6.2f %12s %s' % (
+                size, name, claim, claim / base[name][0], page,
+                page / base[name][1], '%s/%s' % (keys, docs), vs_up))
             sys.stdout.flush()
         ahead = size
+
+    print('\n%d claimers (claim 10, delete each), %d messages with delays '
+          'of 0-2 s, on a fresh queue' % (args.claimers, args.messages))
+    print('%-14s %10s %10s %7s %7s %6s' % (
+        'driver', 'seconds', 'delivered', 'early', 'double', 'lost'))
+    for name, (control, data) in drivers_.items():
+        queue = 'parallel'
+        control.queue_controller.create(queue, project=PROJECT)
+        found = common.parallel_claimers(
+            data, queue, args.messages, args.claimers, args.deadline)
+        print('%-14s %10.1f %10d %7d %7d %6d' % ((name,) + found))
+        sys.stdout.flush()
     for _, data in drivers_.values():
         for db in data.message_databases:
             data.connection.drop_database(db)

@@ -91,8 +91,13 @@ def tempest(keystone, regex, concurrency):
     """Run tempest in a new workspace: (passed, failed, skipped, failing
     test ids)."""
     workspace = tempfile.mkdtemp(prefix='zaqar-delay-tempest-')
-    subprocess.run([_bin('tempest'), 'init', workspace], check=True,
-                   capture_output=True)
+    # tempest keeps a workspace registry and its locks under ~/.tempest and
+    # the temporary folder: give this run its own of each.
+    env = dict(os.environ, TMPDIR=os.path.join(workspace, 'tmp'))
+    os.mkdir(env['TMPDIR'])
+    subprocess.run([_bin('tempest'), 'init', '--workspace-path',
+                    os.path.join(workspace, 'workspaces.yaml'), workspace],
+                   check=True, capture_output=True, env=env)
     with open(os.path.join(workspace, 'etc', 'tempest.conf'), 'w') as f:
         f.write(TEMPEST_CONF.format(
             dir=workspace, admin=openstack.ADMIN,
@@ -101,7 +106,7 @@ def tempest(keystone, regex, concurrency):
     proc = subprocess.run(
         [_bin('tempest'), 'run', '--regex', regex, '--exclude-regex',
          EXCLUDE, '--concurrency', str(concurrency)], cwd=workspace,
-        capture_output=True, text=True)
+        capture_output=True, text=True, env=env)
     counts = {}
     for name in ('Passed', 'Failed', 'Skipped'):
         found = re.findall(r'- %s: (\d+)' % name, proc.stdout)

@@ -88,7 +88,7 @@ class OpenstackCliTests:
              {'body': 'now', 'ttl': 300, 'delay': 0}]))
         claimed = self.openstack('claim', 'create', self.queue, '--limit',
                                  '10', '-f', 'json')
-        self.assertEqual(['now'], self.bodies(claimed))
+        self.assertEqual(['now'], self.bodies(claimed, 'Messages'))
         listed = self.openstack('message', 'list', self.queue, '--echo',
                                 '--include-delayed', '-f', 'json')
         self.assertEqual(['later'], self.bodies(listed))
@@ -101,11 +101,11 @@ class OpenstackCliTests:
         self.openstack('message', 'post', self.queue, json.dumps(
             [{'body': 'soon', 'ttl': 300, 'delay': self.delay}]))
         deadline = time.time() + self.delay + 60
-        while not claimed or claimed[0]['Body'] != 'soon':
+        while not claimed or claimed[0]['Messages'] != 'soon':
             self.assertLess(time.time(), deadline, 'soon never came')
             claimed = self.openstack('claim', 'create', self.queue,
                                      '--limit', '10', '-f', 'json')
-        self.assertEqual(['soon'], self.bodies(claimed))
+        self.assertEqual(['soon'], self.bodies(claimed, 'Messages'))
         # (Zaqar's clock counts whole seconds: up to 1 s of slack)
         self.assertGreaterEqual(time.time(), posting + self.delay - 1)
 

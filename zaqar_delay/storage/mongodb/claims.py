@@ -10,6 +10,7 @@ from zaqar.storage.mongodb import claims as upstream
 from zaqar.storage.mongodb import utils
 
 from zaqar_delay.storage.mongodb import messages as delay_messages
+from zaqar_delay.storage.mongodb import queries
 
 READY, CLAIMED = delay_messages.READY, delay_messages.CLAIMED
 
@@ -26,7 +27,8 @@ class ClaimController(upstream.ClaimController):
     the claim's id, ttl, expiry and the message's claim count. Claiming
     sets ``s`` to claimed and ``a`` to the claim's expiry in the same
     update, guarded by ``s: ready``, so that a document taken by a
-    parallel claim is never taken twice.
+    parallel claim is never taken twice. What it took is read back by
+    claim id, on upstream's ``p_q c.id k`` index: O(limit).
     """
 
     @utils.raises_conn_error
@@ -41,10 +43,9 @@ class ClaimController(upstream.ClaimController):
         oid = objectid.ObjectId()
         expires = now + ttl
 
-        ready = collection.find(
-            {'p_q': scope, 's': READY, 'tx': None}, projection={'_id': 1},
-            sort=[('k', 1)], limit=limit).hint(delay_messages.STATE_INDEX)
-        ids = [doc['_id'] for doc in ready]
+        ids = [doc['_id'] for doc in queries.find(
+            collection, queries.in_state(scope, READY), limit=limit,
+            projection={'_id': 1})]
         if not ids:
             return None, []
 
@@ -65,9 +66,8 @@ class ClaimController(upstream.ClaimController):
             self._dead_letter(collection, scope, oid, queue_meta, project,
                               now)
         claimed = [delay_messages.basic_message(doc, now)
-                   for doc in collection.find(
-                       {'p_q': scope, 'c.id': oid, 's': CLAIMED},
-                       sort=[('k', 1)]).hint(delay_messages.STATE_INDEX)]
+                   for doc in queries.find(collection,
+                                           queries.of_claim(scope, oid))]
         if not claimed:
             return None, []
         return str(oid), claimed

@@ -51,7 +51,10 @@ def reindex(collection, batch=1000, dry_run=False):
         now = timeutils.utcnow_ts()
         states = [_state(doc, now) for doc in docs]
         if not dry_run:
-            collection.update_many({'_id': {'$in': [d['_id'] for d in docs]}},
+            # A document still in a two-phase post (``tx`` set) gets no
+            # state: only finished posts are claimable.
+            collection.update_many({'_id': {'$in': [d['_id'] for d in docs]},
+                                    'tx': None},
                                    messages.state_update(now))
         yield common.Counts(states.count(messages.READY),
                             states.count(messages.WAITING),

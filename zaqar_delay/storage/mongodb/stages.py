@@ -11,6 +11,7 @@ from zaqar.storage.mongodb import utils
 
 from zaqar_delay import delay
 from zaqar_delay.storage.mongodb import messages as delay_messages
+from zaqar_delay.storage.mongodb import queries
 
 
 class MessageQueueHandler(upstream.MessageQueueHandler):
@@ -18,7 +19,9 @@ class MessageQueueHandler(upstream.MessageQueueHandler):
 
     ``claimed`` and ``delayed`` are counted on the ``p_q s a`` index
     (documents whose claim or wait has not ended), ``total`` on the
-    queue; ``free`` is the rest and ``next_due`` the earliest ``d``.
+    ``p_q s k`` index, one state at a time (a document without a state is
+    not counted: it is half-posted, or awaits ``migrate``); ``free`` is
+    the rest and ``next_due`` the earliest ``d``.
     """
 
     @utils.raises_conn_error
@@ -31,19 +34,18 @@ class MessageQueueHandler(upstream.MessageQueueHandler):
         scope = utils.scope_queue_name(name, project)
         now = timeutils.utcnow_ts()
 
-        def ending_later(state):
-            return {'p_q': scope, 's': state, 'a': {'$gt': now}}
+        def count(query):
+            return collection.count_documents(query.filter)
 
-        index = delay_messages.ENDS_INDEX
-        first_due = collection.find_one(
-            ending_later(delay_messages.WAITING), projection={'a': 1},
-            sort=[('a', 1)])
+        waiting = queries.ending_later(scope, delay_messages.WAITING, now)
+        first_due = collection.find_one(waiting.filter, projection={'a': 1},
+                                        sort=waiting.sort)
         counts = delay.stats(
-            collection.count_documents({'p_q': scope, 'tx': None}),
-            collection.count_documents(
-                ending_later(delay_messages.CLAIMED), hint=index),
-            collection.count_documents(
-                ending_later(delay_messages.WAITING), hint=index),
+            sum(count(queries.in_state(scope, state))
+                for state in (delay_messages.READY, delay_messages.WAITING,
+                              delay_messages.CLAIMED)),
+            count(queries.ending_later(scope, delay_messages.CLAIMED, now)),
+            count(waiting),
             first_due['a'] if first_due else None)
         try:
             oldest = ctrl.first(name, project=project, sort=1)
