@@ -29,8 +29,8 @@ class ClaimController(upstream.ClaimController):
         self._lua = self.driver.scripts
 
     def _keys(self, queue, project, claim_id):
-        return keys.index(queue, project) + keys.claim(queue, project,
-                                                       claim_id)
+        return list(keys.index(queue, project)) + keys.claim(
+            queue, project, claim_id)
 
     @utils.raises_conn_error
     @utils.retries_on_connection_error
@@ -45,7 +45,7 @@ class ClaimController(upstream.ClaimController):
         return bool(claim_id) and super()._exists(queue, claim_id, project)
 
     def _count_messages(self, queue, project):
-        return self._client.zcount(keys.index(queue, project)[5],
+        return self._client.zcount(keys.index(queue, project).claim_expiry,
                                    '(%d' % timeutils.utcnow_ts(), '+inf')
 
     @utils.raises_conn_error
@@ -85,7 +85,8 @@ class ClaimController(upstream.ClaimController):
                 deliver.append(msg)
                 continue
             self._lua['dead_letter'](
-                keys=keys.index(queue, project) + keys.index(dlq, project) +
+                keys=list(keys.index(queue, project)) +
+                list(keys.index(dlq, project)) +
                 [keys.rank_counter(dlq, project), msg['id']] +
                 keys.claim(queue, project, claim_id),
                 args=[now, claim_id, ttl])

@@ -6,9 +6,12 @@ read the same store; the index sets added by this driver all have the
 dot, so these names cannot collide with another queue's.
 """
 
+import collections
+
 from zaqar.storage.redis import utils
 
-# The six sets of a queue's index, in the order every script takes them.
+# The six sets of a queue's index, in the order every script takes them
+# as KEYS[1..6] (scripts/index.lua names them the same way).
 MESSAGES = 'messages'               # upstream: rank -> id, every message
 READY = 'delay.ready'               # rank -> id: due and not claimed
 WAITING = 'delay.waiting'           # rank -> id: not due yet
@@ -16,8 +19,17 @@ DUE = 'delay.due'                   # due time -> id: not due yet
 CLAIMED = 'delay.claimed'           # rank -> id: held by a claim
 CLAIM_EXPIRY = 'delay.claim_expiry'  # claim expiry -> id: held by a claim
 
-INDEX_SUFFIXES = (MESSAGES, READY, WAITING, DUE, CLAIMED, CLAIM_EXPIRY)
-OWN_SUFFIXES = INDEX_SUFFIXES[1:]
+SUFFIXES = (MESSAGES, READY, WAITING, DUE, CLAIMED, CLAIM_EXPIRY)
+
+
+class Index(collections.namedtuple(
+        'Index', 'messages ready waiting due claimed claim_expiry')):
+    """A queue's index keys; ``list(index)`` is a script's KEYS[1..6]."""
+
+    def own(self):
+        """The keys this driver adds (not upstream's message set)."""
+        return list(self[1:])
+
 
 RANK_COUNTER = 'rank_counter'       # upstream: next rank of the queue
 CLAIMS = 'claims'                   # upstream: claim expiry -> claim id
@@ -25,14 +37,9 @@ CLAIM_MESSAGES = 'messages'         # upstream: messages.<claim id>, a list
 
 
 def index(queue, project):
-    """The six index keys of a queue, in script order."""
-    return [utils.scope_message_ids_set(queue, project, suffix)
-            for suffix in INDEX_SUFFIXES]
-
-
-def own(queue, project):
-    """The index keys this driver adds (not upstream's message set)."""
-    return index(queue, project)[1:]
+    """The index keys of a queue (an ``Index``)."""
+    return Index(*(utils.scope_message_ids_set(queue, project, suffix)
+                   for suffix in SUFFIXES))
 
 
 def rank_counter(queue, project):

@@ -62,7 +62,7 @@ class MessageController(upstream.MessageController):
 
     def _delete_queue_messages(self, queue, project, pipe):
         super()._delete_queue_messages(queue, project, pipe)
-        pipe.delete(*keys.own(queue, project))
+        pipe.delete(*keys.index(queue, project).own())
 
     @utils.retries_on_connection_error
     def _post(self, keys_, args):
@@ -85,7 +85,7 @@ class MessageController(upstream.MessageController):
             args += [msg['ttl'], msg_delay, client_uuid, _pack(body),
                      checksum or '']
 
-        self._post(keys.index(queue, project) +
+        self._post(list(keys.index(queue, project)) +
                    [keys.rank_counter(queue, project)] + ids, args)
         return ids
 
@@ -96,7 +96,8 @@ class MessageController(upstream.MessageController):
         if marker.isdigit():
             return int(marker)
         # A marker given by upstream's driver is a message id.
-        score = self._client.zscore(keys.index(queue, project)[0], marker)
+        score = self._client.zscore(keys.index(queue, project).messages,
+                                    marker)
         return int(score) if score is not None else 0
 
     @utils.raises_conn_error
@@ -110,7 +111,7 @@ class MessageController(upstream.MessageController):
 
         now = self._now()
         reply = self._lua['list'](
-            keys=keys.index(queue, project),
+            keys=list(keys.index(queue, project)),
             args=[now, self._marker_rank(queue, project, marker), limit,
                   int(bool(include_claimed)), int(bool(include_delayed)),
                   int(bool(echo)), str(client_uuid or ''),
@@ -123,7 +124,7 @@ class MessageController(upstream.MessageController):
 
     def _in_queue(self, queue, project, message_ids):
         """Fetch messages, keeping only those that belong to the queue."""
-        msgset = keys.index(queue, project)[0]
+        msgset = keys.index(queue, project).messages
         with self._client.pipeline() as pipe:
             for mid in message_ids:
                 pipe.hgetall(mid)
@@ -154,7 +155,7 @@ class MessageController(upstream.MessageController):
 
     def _delete(self, queue, project, message_ids, check, claim_ids=()):
         reply = self._lua['delete'](
-            keys=keys.index(queue, project) + list(message_ids),
+            keys=list(keys.index(queue, project)) + list(message_ids),
             args=[self._now(), check] + list(claim_ids))
         return [int(reply[0])] + [r.decode() for r in reply[1:]
                                   if isinstance(r, bytes)]

@@ -38,7 +38,7 @@ def reindex(scripts, queue, project, batch=1000, dry_run=False):
     after = 0
     while True:
         reply = scripts['reindex'](
-            keys=keys.index(queue, project),
+            keys=list(keys.index(queue, project)),
             args=[timeutils.utcnow_ts(), after, batch, int(not dry_run)])
         last = encodeutils.safe_decode(reply[0])
         if not last:
@@ -49,7 +49,7 @@ def reindex(scripts, queue, project, batch=1000, dry_run=False):
 
 def drop_index(client, queue, project, dry_run=False):
     """Drop one queue's index sets; return how many index entries."""
-    own = keys.own(queue, project)
+    own = keys.index(queue, project).own()
     with client.pipeline() as pipe:
         for key in own:
             pipe.zcard(key)

@@ -27,7 +27,7 @@ class MessageQueueHandler(upstream.MessageQueueHandler):
     def stats(self, name, project=None):
         stats = super().stats(name, project)
         counts = stats['messages']
-        due_key = keys.index(name, project)[3]
+        due_key = keys.index(name, project).due
         now = timeutils.utcnow_ts()
         with self._client.pipeline() as pipe:
             pipe.zcount(due_key, '(%d' % now, '+inf')

@@ -43,7 +43,7 @@ class RedisDelayBehaviourTest(behaviour.DelayBehaviour, RedisDelayTestBase):
 
     def test_post_retry_changes_nothing(self):
         mid = uuidutils.generate_uuid()
-        post_keys = keys.index(self.queue, behaviour.PROJECT) + [
+        post_keys = list(keys.index(self.queue, behaviour.PROJECT)) + [
             keys.rank_counter(self.queue, behaviour.PROJECT), mid]
         post_args = [timeutils.utcnow_ts(), 3600, 0, behaviour.CLIENT,
                      b'\x01', '']

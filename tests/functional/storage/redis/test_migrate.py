@@ -39,7 +39,7 @@ class MigrateTest(test_delays.RedisDelayTestBase):
         return [m['id'] for m in msgs]
 
     def index_size(self):
-        return sum(self.redis.zcard(k) for k in keys.own('q', PROJECT))
+        return sum(self.redis.zcard(k) for k in keys.index('q', PROJECT).own())
 
     def test_from_redis_to_redis_delay(self):
         msgs = self.upstream.message_controller

@@ -34,5 +34,5 @@ class PoolUriTest(base.RedisMixin, zaqar_base.TestBase):
         in_pool = redis.Redis(port=port, db=POOL_DB)
         self.addCleanup(in_pool.flushdb)
         self.assertTrue(in_pool.exists(mid))
-        self.assertEqual(1, in_pool.zcard(keys.index('q', 'p')[3]))
+        self.assertEqual(1, in_pool.zcard(keys.index('q', 'p').due))
         self.assertFalse(self.redis.exists(mid))

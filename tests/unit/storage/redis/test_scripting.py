@@ -3,6 +3,7 @@ import re
 
 import testtools
 
+from zaqar_delay.storage.redis import keys
 from zaqar_delay.storage.redis import scripting
 
 
@@ -26,3 +27,31 @@ class ScriptsTest(testtools.TestCase):
             with open(os.path.join(folder, 'scripts', name)) as f:
                 for key in call.findall(f.read()):
                     self.assertNotIn('..', key, name)
+
+    def test_index_keys_are_named_once_and_never_shadowed(self):
+        names = keys.Index._fields + ('own_sets',)
+        shadow = re.compile(r'\blocal (?:function )?([\w, ]+?)\s*(?:=|\()')
+        for name in scripting.Scripts.NAMES:
+            body = scripting.source(name).split('--]]', 1)[1]
+            binding = ('local messages, ready, waiting, due, claimed, '
+                       'claim_expiry =\n    KEYS[1], KEYS[2], KEYS[3], '
+                       'KEYS[4], KEYS[5], KEYS[6]\n')
+            self.assertIn(binding, body, name)
+            self.assertIsNone(re.search(r'KEYS\[[1-6]\]',
+                                        body.split(binding, 1)[1]), name)
+            bound = [n.strip() for found in shadow.findall(body)
+                     for n in found.split(',')]
+            for key in names:
+                self.assertEqual(1, bound.count(key), (name, key))
+
+
+class IndexTest(testtools.TestCase):
+
+    def test_index_keys_in_script_order_with_names(self):
+        index = keys.index('q', 'p')
+        self.assertEqual('p.q.messages', index.messages)
+        self.assertEqual('p.q.delay.due', index.due)
+        self.assertEqual(list(index), [index.messages, index.ready,
+                                       index.waiting, index.due,
+                                       index.claimed, index.claim_expiry])
+        self.assertEqual(list(index)[1:], index.own())

@@ -1,7 +1,7 @@
 --[[
 claim: claim up to `limit` ready messages, oldest rank first.
 
-KEYS[1..6]  queue index keys (see promote.lua)
+KEYS[1..6]  queue index keys (see index.lua)
 KEYS[7]     <project>.<queue>.claims    zset claim expiry -> claim id
 KEYS[8]     <claim id>                  hash: id, t, e, n
 KEYS[9]     messages.<claim id>         list of claimed message ids
@@ -15,6 +15,7 @@ When the claim hash already exists the call is a retry of a claim that
 already ran: its messages are returned and nothing else changes.
 Work: O((batch + limit) log n).
 --]]
+--- @include "index"
 --- @include "promote"
 
 local now = tonumber(ARGV[1])
@@ -25,6 +26,7 @@ local claim_expires = tonumber(ARGV[5])
 local msg_ttl = tonumber(ARGV[6])
 local msg_expires = tonumber(ARGV[7])
 local batch = tonumber(ARGV[8])
+local claims, claim_hash, claim_list = KEYS[7], KEYS[8], KEYS[9]
 
 local function hashes(ids)
     local found = {}
@@ -37,16 +39,16 @@ local function hashes(ids)
     return found
 end
 
-if redis.call('EXISTS', KEYS[8]) == 1 then
-    return hashes(redis.call('LRANGE', KEYS[9], 0, -1))
+if redis.call('EXISTS', claim_hash) == 1 then
+    return hashes(redis.call('LRANGE', claim_list, 0, -1))
 end
 
 promote(now, batch)
 
-local claimed = {}
+local taken = {}
 local scanned = 0
-while #claimed < limit and scanned < batch + limit do
-    local head = redis.call('ZRANGE', KEYS[2], 0, limit - #claimed - 1,
+while #taken < limit and scanned < batch + limit do
+    local head = redis.call('ZRANGE', ready, 0, limit - #taken - 1,
                             'WITHSCORES')
     if #head == 0 then
         break
@@ -54,7 +56,7 @@ while #claimed < limit and scanned < batch + limit do
     for i = 1, #head, 2 do
         local mid, rank = head[i], head[i + 1]
         scanned = scanned + 1
-        redis.call('ZREM', KEYS[2], mid)
+        redis.call('ZREM', ready, mid)
         local expires = tonumber(redis.call('HGET', mid, 'e'))
         if expires and expires > now then
             redis.call('HSET', mid, 'c', claim_id, 'c.e', claim_expires)
@@ -63,19 +65,19 @@ while #claimed < limit and scanned < batch + limit do
                 redis.call('HSET', mid, 't', msg_ttl, 'e', msg_expires)
                 redis.call('EXPIRE', mid, msg_ttl)
             end
-            redis.call('ZADD', KEYS[5], rank, mid)
-            redis.call('ZADD', KEYS[6], claim_expires, mid)
-            claimed[#claimed + 1] = mid
+            redis.call('ZADD', claimed, rank, mid)
+            redis.call('ZADD', claim_expiry, claim_expires, mid)
+            taken[#taken + 1] = mid
         end
     end
 end
 
-if #claimed > 0 then
-    redis.call('HSET', KEYS[8], 'id', claim_id, 't', claim_ttl,
-               'e', claim_expires, 'n', #claimed)
-    redis.call('EXPIRE', KEYS[8], claim_ttl)
-    redis.call('RPUSH', KEYS[9], unpack(claimed))
-    redis.call('EXPIRE', KEYS[9], claim_ttl)
-    redis.call('ZADD', KEYS[7], claim_expires, claim_id)
+if #taken > 0 then
+    redis.call('HSET', claim_hash, 'id', claim_id, 't', claim_ttl,
+               'e', claim_expires, 'n', #taken)
+    redis.call('EXPIRE', claim_hash, claim_ttl)
+    redis.call('RPUSH', claim_list, unpack(taken))
+    redis.call('EXPIRE', claim_list, claim_ttl)
+    redis.call('ZADD', claims, claim_expires, claim_id)
 end
-return hashes(claimed)
+return hashes(taken)

@@ -1,7 +1,7 @@
 --[[
 dead_letter: move one claimed message to its dead letter queue.
 
-KEYS[1..6]   index keys of the source queue (see promote.lua)
+KEYS[1..6]   index keys of the source queue (see index.lua)
 KEYS[7..12]  index keys of the dead letter queue, same order
 KEYS[13]     <project>.<dead letter queue>.rank_counter
 KEYS[14]     the message hash key (its id)
@@ -15,16 +15,20 @@ The message leaves every set of the source queue and its claim, and
 becomes ready in the dead letter queue with the next rank there.
 Returns 1, or 0 when the message is gone or no longer held by the claim.
 --]]
+--- @include "index"
 local now = tonumber(ARGV[1])
 local claim_id = ARGV[2]
 local mid = KEYS[14]
+local dlq_messages, dlq_ready, dlq_rank_counter = KEYS[7], KEYS[8], KEYS[13]
+local claims, claim_hash, claim_list = KEYS[15], KEYS[16], KEYS[17]
 
 if redis.call('HGET', mid, 'c') ~= claim_id then
     return 0
 end
 
-for k = 1, 6 do
-    redis.call('ZREM', KEYS[k], mid)
+redis.call('ZREM', messages, mid)
+for _, set in ipairs(own_sets) do
+    redis.call('ZREM', set, mid)
 end
 redis.call('HSET', mid, 'c', '', 'c.e', now)
 if ARGV[3] ~= '' then
@@ -33,14 +37,14 @@ if ARGV[3] ~= '' then
     redis.call('EXPIRE', mid, ttl)
 end
 
-local rank = tonumber(redis.call('GET', KEYS[13]) or 1)
-redis.call('ZADD', KEYS[7], rank, mid)
-redis.call('ZADD', KEYS[8], rank, mid)
-redis.call('SET', KEYS[13], rank + 1)
+local rank = tonumber(redis.call('GET', dlq_rank_counter) or 1)
+redis.call('ZADD', dlq_messages, rank, mid)
+redis.call('ZADD', dlq_ready, rank, mid)
+redis.call('SET', dlq_rank_counter, rank + 1)
 
-redis.call('LREM', KEYS[17], 1, mid)
-if redis.call('HINCRBY', KEYS[16], 'n', -1) <= 0 then
-    redis.call('DEL', KEYS[16], KEYS[17])
-    redis.call('ZREM', KEYS[15], claim_id)
+redis.call('LREM', claim_list, 1, mid)
+if redis.call('HINCRBY', claim_hash, 'n', -1) <= 0 then
+    redis.call('DEL', claim_hash, claim_list)
+    redis.call('ZREM', claims, claim_id)
 end
 return 1

@@ -1,7 +1,7 @@
 --[[
 delete: delete messages of one queue, all or none, after a claim check.
 
-KEYS[1..6]  queue index keys (see promote.lua)
+KEYS[1..6]  queue index keys (see index.lua)
 KEYS[7..]   message hash keys (message ids)
 
 ARGV[1]     now
@@ -14,6 +14,7 @@ Returns {0, deleted} or, when the check fails, nothing is deleted and
 {1, id, holder} (held by a live claim), {2, id} (not claimed) or
 {3, id, holder} (held by another claim) is returned.
 --]]
+--- @include "index"
 local now = tonumber(ARGV[1])
 local check = ARGV[2]
 local allowed = {}
@@ -24,7 +25,7 @@ end
 local present = {}
 for i = 7, #KEYS do
     local mid = KEYS[i]
-    if redis.call('ZSCORE', KEYS[1], mid) then
+    if redis.call('ZSCORE', messages, mid) then
         local held = redis.call('HMGET', mid, 'c', 'c.e')
         local holder = held[1]
         local live = holder and holder ~= '' and tonumber(held[2]) > now
@@ -41,8 +42,9 @@ end
 
 for _, mid in ipairs(present) do
     redis.call('DEL', mid)
-    for k = 1, 6 do
-        redis.call('ZREM', KEYS[k], mid)
+    redis.call('ZREM', messages, mid)
+    for _, set in ipairs(own_sets) do
+        redis.call('ZREM', set, mid)
     end
 end
 return {0, #present}

@@ -1,7 +1,7 @@
 --[[
 list: one page of messages after a rank marker, in rank order.
 
-KEYS[1..6]  queue index keys (see promote.lua)
+KEYS[1..6]  queue index keys (see index.lua)
 
 ARGV[1] now           ARGV[2] marker rank (exclusive; 0 = from the start)
 ARGV[3] limit         ARGV[4] include claimed ('1'/'0')
@@ -14,6 +14,7 @@ whose ttl ended, and the caller's own when echo is off, are skipped; at
 most limit + batch entries are examined.
 Returns {next marker rank or '', id, ...}. Work: O((batch + limit) log n).
 --]]
+--- @include "index"
 --- @include "promote"
 
 local now = tonumber(ARGV[1])
@@ -27,11 +28,11 @@ promote(now, batch)
 
 local sources
 if ARGV[4] == '1' and ARGV[5] == '1' then
-    sources = {KEYS[1]}
+    sources = {messages}
 else
-    sources = {KEYS[2]}
-    if ARGV[4] == '1' then sources[#sources + 1] = KEYS[5] end
-    if ARGV[5] == '1' then sources[#sources + 1] = KEYS[3] end
+    sources = {ready}
+    if ARGV[4] == '1' then sources[#sources + 1] = claimed end
+    if ARGV[5] == '1' then sources[#sources + 1] = waiting end
 end
 
 local function next_candidates(after, want)

@@ -1,7 +1,7 @@
 --[[
 post: store messages and index them, in one atomic step.
 
-KEYS[1..6]  queue index keys (see promote.lua)
+KEYS[1..6]  queue index keys (see index.lua)
 KEYS[7]     <project>.<queue>.rank_counter   string, next rank
 KEYS[8..]   one message hash key (the message id) per message
 
@@ -13,9 +13,11 @@ A message whose hash already exists is left as it is, so that a retry
 of a post whose reply was lost (same ids) changes nothing.
 Returns the rank of the first message.
 --]]
+--- @include "index"
 local now = tonumber(ARGV[1])
 
-local rank = tonumber(redis.call('GET', KEYS[7]) or 1)
+local rank_counter = KEYS[7]
+local rank = tonumber(redis.call('GET', rank_counter) or 1)
 local first_rank = rank
 
 for i = 8, #KEYS do
@@ -23,27 +25,27 @@ for i = 8, #KEYS do
     local base = 1 + (i - 8) * 5
     if redis.call('EXISTS', mid) == 0 then
         local ttl = tonumber(ARGV[base + 1])
-        local due = now + tonumber(ARGV[base + 2])
+        local due_at = now + tonumber(ARGV[base + 2])
 
         redis.call('HSET', mid,
                    'id', mid, 't', ttl, 'cr', now, 'e', now + ttl,
                    'u', ARGV[base + 3], 'c', '', 'c.e', now,
-                   'c.c', 0, 'd', due, 'b', ARGV[base + 4])
+                   'c.c', 0, 'd', due_at, 'b', ARGV[base + 4])
         if ARGV[base + 5] ~= '' then
             redis.call('HSET', mid, 'cs', ARGV[base + 5])
         end
         redis.call('EXPIRE', mid, ttl)
 
-        redis.call('ZADD', KEYS[1], rank, mid)
-        if due > now then
-            redis.call('ZADD', KEYS[3], rank, mid)
-            redis.call('ZADD', KEYS[4], due, mid)
+        redis.call('ZADD', messages, rank, mid)
+        if due_at > now then
+            redis.call('ZADD', waiting, rank, mid)
+            redis.call('ZADD', due, due_at, mid)
         else
-            redis.call('ZADD', KEYS[2], rank, mid)
+            redis.call('ZADD', ready, rank, mid)
         end
         rank = rank + 1
     end
 end
 
-redis.call('SET', KEYS[7], rank)
+redis.call('SET', rank_counter, rank)
 return first_rank

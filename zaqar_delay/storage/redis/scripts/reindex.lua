@@ -2,7 +2,7 @@
 reindex: put one batch of a queue's messages in the index set of their
 state, as their hashes say; used to switch a store from ``redis``.
 
-KEYS[1..6]  queue index keys (see promote.lua)
+KEYS[1..6]  queue index keys (see index.lua)
 
 ARGV[1] now     ARGV[2] after rank (exclusive; 0 = from the start)
 ARGV[3] batch   ARGV[4] '1' to write, '0' to only count (dry run)
@@ -13,11 +13,12 @@ hash no longer exists (left for Zaqar's garbage collection).
 Returns {last rank or '', ready, waiting, claimed, gone}.
 Work: O(batch log n).
 --]]
+--- @include "index"
 local now = tonumber(ARGV[1])
 local batch = tonumber(ARGV[3])
 local write = ARGV[4] == '1'
 
-local page = redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. ARGV[2], '+inf',
+local page = redis.call('ZRANGEBYSCORE', messages, '(' .. ARGV[2], '+inf',
                         'WITHSCORES', 'LIMIT', 0, batch)
 local counts = {0, 0, 0, 0}
 local last = ''
@@ -30,16 +31,16 @@ for i = 1, #page, 2 do
     if not f[4] then
         state, sets = 4, {}
     elseif f[1] and f[1] ~= '' and tonumber(f[2]) > now then
-        state, sets = 3, {{KEYS[5], rank}, {KEYS[6], f[2]}}
+        state, sets = 3, {{claimed, rank}, {claim_expiry, f[2]}}
     elseif f[3] and tonumber(f[3]) > now then
-        state, sets = 2, {{KEYS[3], rank}, {KEYS[4], f[3]}}
+        state, sets = 2, {{waiting, rank}, {due, f[3]}}
     else
-        state, sets = 1, {{KEYS[2], rank}}
+        state, sets = 1, {{ready, rank}}
     end
     counts[state] = counts[state] + 1
     if write then
-        for k = 2, 6 do
-            redis.call('ZREM', KEYS[k], mid)
+        for _, set in ipairs(own_sets) do
+            redis.call('ZREM', set, mid)
         end
         for _, entry in ipairs(sets) do
             redis.call('ZADD', entry[1], entry[2], mid)

@@ -1,7 +1,7 @@
 --[[
 release: delete a claim and make the messages it still holds ready.
 
-KEYS[1..6]  queue index keys (see promote.lua)
+KEYS[1..6]  queue index keys (see index.lua)
 KEYS[7]     <project>.<queue>.claims    zset claim expiry -> claim id
 KEYS[8]     <claim id>                  hash: id, t, e, n
 KEYS[9]     messages.<claim id>         list of claimed message ids
@@ -10,23 +10,25 @@ ARGV[1] now     ARGV[2] claim id
 
 Returns the number of messages released. Work: O(claim size * log n).
 --]]
+--- @include "index"
+local claims, claim_hash, claim_list = KEYS[7], KEYS[8], KEYS[9]
 local now = tonumber(ARGV[1])
 local claim_id = ARGV[2]
 local released = 0
 
-for _, mid in ipairs(redis.call('LRANGE', KEYS[9], 0, -1)) do
+for _, mid in ipairs(redis.call('LRANGE', claim_list, 0, -1)) do
     if redis.call('HGET', mid, 'c') == claim_id then
         redis.call('HSET', mid, 'c', '', 'c.e', now)
-        local rank = redis.call('ZSCORE', KEYS[1], mid)
-        redis.call('ZREM', KEYS[5], mid)
-        redis.call('ZREM', KEYS[6], mid)
+        local rank = redis.call('ZSCORE', messages, mid)
+        redis.call('ZREM', claimed, mid)
+        redis.call('ZREM', claim_expiry, mid)
         if rank then
-            redis.call('ZADD', KEYS[2], rank, mid)
+            redis.call('ZADD', ready, rank, mid)
             released = released + 1
         end
     end
 end
 
-redis.call('DEL', KEYS[8], KEYS[9])
-redis.call('ZREM', KEYS[7], claim_id)
+redis.call('DEL', claim_hash, claim_list)
+redis.call('ZREM', claims, claim_id)
 return released
