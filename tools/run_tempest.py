@@ -90,13 +90,14 @@ def store_options(backend, keystone):
 def tempest(keystone, regex, concurrency):
     """Run tempest in a new workspace: (passed, failed, skipped, failing
     test ids)."""
-    workspace = tempfile.mkdtemp(prefix='zaqar-delay-tempest-')
+    run_dir = tempfile.mkdtemp(prefix='zaqar-delay-tempest-')
+    workspace = os.path.join(run_dir, 'workspace')
     # tempest keeps a workspace registry and its locks under ~/.tempest and
     # the temporary folder: give this run its own of each.
-    env = dict(os.environ, TMPDIR=os.path.join(workspace, 'tmp'))
+    env = dict(os.environ, TMPDIR=os.path.join(run_dir, 'tmp'))
     os.mkdir(env['TMPDIR'])
     subprocess.run([_bin('tempest'), 'init', '--workspace-path',
-                    os.path.join(workspace, 'workspaces.yaml'), workspace],
+                    os.path.join(run_dir, 'workspaces.yaml'), workspace],
                    check=True, capture_output=True, env=env)
     with open(os.path.join(workspace, 'etc', 'tempest.conf'), 'w') as f:
         f.write(TEMPEST_CONF.format(
