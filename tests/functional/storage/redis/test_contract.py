@@ -22,7 +22,8 @@ class _Driver(redis_base.RedisMixin):
     config_file = redis_base.CONF
 
 
-class RedisDelayMessagesTest(_Driver, base.MessageControllerTest):
+class RedisDelayMessagesTest(contract.CollectedExpiryTest, _Driver,
+                             base.MessageControllerTest):
     controller_class = messages.MessageController
     gc_interval = 1
 
