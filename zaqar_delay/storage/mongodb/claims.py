@@ -12,7 +12,7 @@ from zaqar.storage.mongodb import utils
 from zaqar_delay.storage.mongodb import messages as delay_messages
 from zaqar_delay.storage.mongodb import queries
 
-READY, CLAIMED = delay_messages.READY, delay_messages.CLAIMED
+READY, CLAIMED = queries.READY, queries.CLAIMED
 
 
 def _utc(timestamp):

@@ -16,8 +16,6 @@ from zaqar_delay.storage import common
 from zaqar_delay.storage.mongodb import queries
 
 READY, WAITING, CLAIMED = queries.READY, queries.WAITING, queries.CLAIMED
-STATE_INDEX, ENDS_INDEX = queries.STATE_INDEX, queries.ENDS_INDEX
-INDEXES = queries.INDEXES
 
 
 # Set ``s`` and ``a`` from a document's own ``d`` and claim (``c.e``):
@@ -88,7 +86,7 @@ class DelayMessages:
 
     def _ensure_indexes(self, collection):
         super()._ensure_indexes(collection)
-        for name, fields in INDEXES.items():
+        for name, fields in queries.INDEXES.items():
             collection.create_index(fields, name=name, background=True)
 
     def _promote(self, collection, scope, now):

@@ -16,8 +16,9 @@ from zaqar.storage.mongodb import driver as upstream_driver
 
 from zaqar_delay.storage import common
 from zaqar_delay.storage.mongodb import messages
+from zaqar_delay.storage.mongodb import queries
 
-NAMES = tuple(messages.INDEXES)
+NAMES = tuple(queries.INDEXES)
 
 
 def collections(client, database, partitions):
@@ -29,16 +30,16 @@ def collections(client, database, partitions):
 def _state(doc, now):
     claim = doc.get('c') or {}
     if claim.get('id') is not None and claim.get('e', 0) > now:
-        return messages.CLAIMED
+        return queries.CLAIMED
     if doc.get('d', 0) > now:
-        return messages.WAITING
-    return messages.READY
+        return queries.WAITING
+    return queries.READY
 
 
 def reindex(collection, batch=1000, dry_run=False):
     """Index one collection; yield the Counts of each batch as done."""
     if not dry_run:
-        for name, fields in messages.INDEXES.items():
+        for name, fields in queries.INDEXES.items():
             collection.create_index(fields, name=name, background=True)
     after = None
     while True:
@@ -56,9 +57,9 @@ def reindex(collection, batch=1000, dry_run=False):
             collection.update_many({'_id': {'$in': [d['_id'] for d in docs]},
                                     'tx': None},
                                    messages.state_update(now))
-        yield common.Counts(states.count(messages.READY),
-                            states.count(messages.WAITING),
-                            states.count(messages.CLAIMED), 0)
+        yield common.Counts(states.count(queries.READY),
+                            states.count(queries.WAITING),
+                            states.count(queries.CLAIMED), 0)
 
 
 def drop_index(collection, dry_run=False):

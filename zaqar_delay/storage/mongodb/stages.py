@@ -10,7 +10,6 @@ from zaqar.storage.mongodb import messages as upstream
 from zaqar.storage.mongodb import utils
 
 from zaqar_delay import delay
-from zaqar_delay.storage.mongodb import messages as delay_messages
 from zaqar_delay.storage.mongodb import queries
 
 
@@ -37,14 +36,14 @@ class MessageQueueHandler(upstream.MessageQueueHandler):
         def count(query):
             return collection.count_documents(query.filter)
 
-        waiting = queries.ending_later(scope, delay_messages.WAITING, now)
+        waiting = queries.ending_later(scope, queries.WAITING, now)
         first_due = collection.find_one(waiting.filter, projection={'a': 1},
                                         sort=waiting.sort)
         counts = delay.stats(
             sum(count(queries.in_state(scope, state))
-                for state in (delay_messages.READY, delay_messages.WAITING,
-                              delay_messages.CLAIMED)),
-            count(queries.ending_later(scope, delay_messages.CLAIMED, now)),
+                for state in (queries.READY, queries.WAITING,
+                              queries.CLAIMED)),
+            count(queries.ending_later(scope, queries.CLAIMED, now)),
             count(waiting),
             first_due['a'] if first_due else None)
         try:

@@ -8,7 +8,7 @@ from zaqar.storage.mongodb import driver as upstream_driver
 
 from tests.functional.storage.mongodb import test_delays
 from zaqar_delay.cmd import manage
-from zaqar_delay.storage.mongodb import messages
+from zaqar_delay.storage.mongodb import queries
 
 PROJECT = 'p1'
 CLIENT = str(uuid.uuid4())
@@ -47,7 +47,7 @@ class MigrateTest(test_delays.MongoDelayTestBase):
         found = set()
         for coll in self.driver.message_controller._collections:
             found |= set(coll.index_information())
-        return found & set(messages.INDEXES)
+        return found & set(queries.INDEXES)
 
     def test_from_mongodb_to_mongodb_delay(self):
         held = self.post(self.upstream, 0)
@@ -72,7 +72,7 @@ class MigrateTest(test_delays.MongoDelayTestBase):
     def test_from_mongodb_delay_to_mongodb(self):
         ready = self.post(self.driver, 0)
         self.post(self.driver, 300)
-        self.assertEqual(set(messages.INDEXES), self.indexes())
+        self.assertEqual(set(queries.INDEXES), self.indexes())
 
         report = self.manage('--to', 'mongodb')
         self.assertIn('the store is ready for mongodb', report)
