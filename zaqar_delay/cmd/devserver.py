@@ -188,6 +188,7 @@ class Stack:
         self.dir = tempfile.mkdtemp(prefix='zaqar-delay-dev-')
         self.processes = []
         self.redis_port = redis_port
+        self.redis_binary = None    # set when this stack starts one
         self.port = free_port()
         self.url = 'http://127.0.0.1:%d' % self.port
         self.ws_port = free_port() if websocket else None
@@ -206,7 +207,8 @@ class Stack:
         try:
             if self.redis_port is None:
                 self.redis_port = free_port()
-                self._spawn([redis_server_binary(), '--bind', '127.0.0.1',
+                self.redis_binary = redis_server_binary()
+                self._spawn([self.redis_binary, '--bind', '127.0.0.1',
                              '--port', str(self.redis_port), '--save', '',
                              '--appendonly', 'no', '--dir', self.dir],
                             subprocess.DEVNULL)
@@ -329,7 +331,7 @@ def main(argv=None):
             return 0
         print(EXAMPLE.format(store=args.store, url=stack.url,
                              redis_port=stack.redis_port, conf=stack.conf,
-                             redis_binary=redis_server_binary()),
+                             redis_binary=stack.redis_binary),
               flush=True)
         while not stopping.wait(0.5):
             if any(p.poll() is not None for p in stack.processes):
