@@ -46,16 +46,10 @@ def _settings(args, opts):
     return conf[opts.GROUP_NAME]
 
 
-def _plain(uri, backend):
-    """``redis.delay://...`` -> ``redis://...`` (and so on)."""
-    scheme, sep, rest = uri.partition('://')
-    return (backend + sep + rest) if scheme.startswith(backend) else uri
-
-
 def _redis(args):
     uri = args.uri or _settings(args, redis_opts).uri
     client = redis_upstream._get_redis_client(argparse.Namespace(
-        redis_conf=argparse.Namespace(uri=_plain(uri, 'redis'))))
+        redis_conf=argparse.Namespace(uri=common.plain_uri(uri, 'redis'))))
     scripts = scripting.Scripts(client)
     queues = list(redis_migrate.queues(client))
     index = (('%s/%s' % (project or '', queue),
@@ -73,7 +67,7 @@ def _mongodb(args):
     uri = args.uri or settings.uri
     database = args.database or (settings.database if settings else 'zaqar')
     partitions = args.partitions or (settings.partitions if settings else 2)
-    client = pymongo.MongoClient(_plain(uri, 'mongodb'))
+    client = pymongo.MongoClient(common.plain_uri(uri, 'mongodb'))
     colls = mongodb_migrate.collections(client, database, partitions)
     index = ((coll.full_name, mongodb_migrate.reindex(coll, args.batch,
                                                       args.dry_run))

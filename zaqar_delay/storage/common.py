@@ -46,6 +46,15 @@ def message_delays(driver, queue_controller, queue, project, messages):
                          driver.delay_conf.ttl_shorter_than_delay)
 
 
+def plain_uri(uri, backend):
+    """``uri`` with the scheme of upstream's driver ``backend``, which its
+    client understands: ``redis.delay://h`` -> ``redis://h``."""
+    scheme, sep, rest = uri.partition('://')
+    if scheme == backend or scheme.startswith(backend + '.'):
+        return backend + sep + rest
+    return uri
+
+
 def pool_uri(conf, names, scheme):
     """The pool's URI, with ``scheme``, when ``conf`` is a pool's.
 
@@ -59,7 +68,7 @@ def pool_uri(conf, names, scheme):
         except (cfg.NoSuchOptError, cfg.NoSuchGroupError, KeyError):
             continue
         if uri:
-            return scheme + uri[len(name):]
+            return plain_uri(uri, scheme)
     return None
 
 

@@ -7,7 +7,6 @@ give the pool the URI ``redis.delay://host:port?...``: that URI is used.
 
 import types
 
-from oslo_config import cfg
 from zaqar.common import decorators
 from zaqar.storage.redis import driver as upstream
 
@@ -17,21 +16,12 @@ from zaqar_delay.storage.redis import messages
 from zaqar_delay.storage.redis import scripting
 
 NAME = 'redis.delay'
-POOL_GROUP = 'drivers:message_store:' + NAME
 
 
 def connection_uri(conf):
     """The redis URI to use: the pool's ``redis.delay://`` URI, if any."""
-    try:
-        uri = conf[POOL_GROUP].uri
-    except (cfg.NoSuchOptError, cfg.NoSuchGroupError, KeyError):
-        uri = None
-    if not uri:
-        uri = conf[upstream.drivers_message_store_redis.GROUP_NAME].uri
-    scheme, sep, rest = uri.partition('://')
-    if scheme == NAME:
-        uri = 'redis' + sep + rest
-    return uri
+    return common.pool_uri(conf, (NAME,), 'redis') or common.plain_uri(
+        conf[upstream.drivers_message_store_redis.GROUP_NAME].uri, 'redis')
 
 
 class DataDriver(common.DelaySettings, upstream.DataDriver):
