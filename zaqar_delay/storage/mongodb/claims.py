@@ -80,8 +80,8 @@ class ClaimController(upstream.ClaimController):
         # Makes the queue's marker counter when none exists yet (with a
         # management store other than mongodb, as a post does).
         msg_ctrl._get_counter(dlq, project)
-        too_often = {'p_q': scope, 'c.id': oid,
-                     'c.c': {'$gt': meta['_max_claim_count']}}
+        too_often = dict(queries.of_claim(scope, oid).filter,
+                         **{'c.c': {'$gt': meta['_max_claim_count']}})
         for doc in collection.find(too_often, projection={'_id': 1}):
             moved = {'p_q': utils.scope_queue_name(dlq, project),
                      'k': msg_ctrl._inc_counter(dlq, project) - 1,

@@ -29,7 +29,7 @@ class ScriptsTest(testtools.TestCase):
                     self.assertNotIn('..', key, name)
 
     def test_index_keys_are_named_once_and_never_shadowed(self):
-        names = keys.Index._fields + ('own_sets',)
+        names = keys.Index._fields + ('own_sets', 'index_sets')
         shadow = re.compile(r'\blocal (?:function )?([\w, ]+?)\s*(?:=|\()')
         for name in scripting.Scripts.NAMES:
             body = scripting.source(name).split('--]]', 1)[1]

@@ -26,8 +26,7 @@ if redis.call('HGET', mid, 'c') ~= claim_id then
     return 0
 end
 
-redis.call('ZREM', messages, mid)
-for _, set in ipairs(own_sets) do
+for _, set in ipairs(index_sets) do
     redis.call('ZREM', set, mid)
 end
 redis.call('HSET', mid, 'c', '', 'c.e', now)

@@ -42,8 +42,7 @@ end
 
 for _, mid in ipairs(present) do
     redis.call('DEL', mid)
-    redis.call('ZREM', messages, mid)
-    for _, set in ipairs(own_sets) do
+    for _, set in ipairs(index_sets) do
         redis.call('ZREM', set, mid)
     end
 end

@@ -12,5 +12,7 @@ names the queue index keys, the same six first in every script's KEYS
 --]]
 local messages, ready, waiting, due, claimed, claim_expiry =
     KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
--- The sets this driver adds, which a message leaves when it goes.
+-- The sets this driver adds, and all six: a message leaves all six when
+-- it goes, and only the own ones when its state changes.
 local own_sets = {ready, waiting, due, claimed, claim_expiry}
+local index_sets = {messages, ready, waiting, due, claimed, claim_expiry}
