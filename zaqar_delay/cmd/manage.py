@@ -24,15 +24,15 @@ import pymongo
 from zaqar.conf import drivers_message_store_mongodb as mongodb_opts
 from zaqar.conf import drivers_message_store_redis as redis_opts
 from zaqar.conf import drivers_message_store_swift as swift_opts
-from zaqar.storage.redis import driver as redis_upstream
-from zaqar.storage.swift import driver as swift_upstream
 
 from zaqar_delay.storage import common
 from zaqar_delay.storage import export
 from zaqar_delay.storage.mongodb import migrate as mongodb_migrate
+from zaqar_delay.storage.redis import driver as redis_driver
 from zaqar_delay.storage.redis import migrate as redis_migrate
 from zaqar_delay.storage.redis import scripting
 from zaqar_delay.storage.swift import migrate as swift_migrate
+from zaqar_delay.storage.swift import upstream as swift_upstream
 
 TARGETS = {'redis': ('redis.delay', 'redis'),
            'mongodb': ('mongodb.delay', 'mongodb'),
@@ -46,20 +46,27 @@ def _settings(args, opts):
     return conf[opts.GROUP_NAME]
 
 
+def _per_queue(queues, reindex, drop):
+    """(index, drop) steps of a store whose index is kept per queue:
+    ``reindex(queue, project)`` and ``drop(queue, project)``."""
+    named = [('%s/%s' % (project or '', queue), queue, project)
+             for queue, project in queues]
+    return (((where, reindex(queue, project))
+             for where, queue, project in named),
+            ((where, drop(queue, project))
+             for where, queue, project in named))
+
+
 def _redis(args):
     uri = args.uri or _settings(args, redis_opts).uri
-    client = redis_upstream._get_redis_client(argparse.Namespace(
-        redis_conf=argparse.Namespace(uri=common.plain_uri(uri, 'redis'))))
+    client = redis_driver.client(common.plain_uri(uri, 'redis'))
     scripts = scripting.Scripts(client)
-    queues = list(redis_migrate.queues(client))
-    index = (('%s/%s' % (project or '', queue),
-              redis_migrate.reindex(scripts, queue, project, args.batch,
-                                    args.dry_run))
-             for queue, project in queues)
-    drop = (('%s/%s' % (project or '', queue), '%d index entries' %
-             redis_migrate.drop_index(client, queue, project, args.dry_run))
-            for queue, project in queues)
-    return index, drop
+    return _per_queue(
+        redis_migrate.queues(client),
+        lambda queue, project: redis_migrate.reindex(
+            scripts, queue, project, args.batch, args.dry_run),
+        lambda queue, project: '%d index entries' % redis_migrate.drop_index(
+            client, queue, project, args.dry_run))
 
 
 def _mongodb(args):
@@ -82,16 +89,13 @@ def _swift(args):
     settings = _settings(args, swift_opts)
     if args.uri:
         settings = common.UriOptions(settings, args.uri)
-    client = swift_upstream._ClientWrapper(settings)
-    queues = list(swift_migrate.queues(client))
-    index = (('%s/%s' % (project or '', queue),
-              swift_migrate.reindex(client, queue, project, args.batch,
-                                    args.dry_run))
-             for queue, project in queues)
-    drop = (('%s/%s' % (project or '', queue), 'containers %s' % ', '.join(
-        swift_migrate.drop_index(client, queue, project, args.dry_run)))
-        for queue, project in queues)
-    return index, drop
+    client = swift_upstream.ClientWrapper(settings)
+    return _per_queue(
+        swift_migrate.queues(client),
+        lambda queue, project: swift_migrate.reindex(
+            client, queue, project, args.batch, args.dry_run),
+        lambda queue, project: 'containers %s' % ', '.join(
+            swift_migrate.drop_index(client, queue, project, args.dry_run)))
 
 
 def _migrate(args, out):

@@ -3,6 +3,7 @@
 import collections
 
 from oslo_config import cfg
+from zaqar.common import decorators
 from zaqar.conf import transport
 from zaqar.storage import errors
 
@@ -18,14 +19,26 @@ class DelaySettings:
 
     Registers zaqar-delay's options and gives the controllers
     ``driver.delay_conf`` (``[delay]``) and ``driver.max_delay``
-    (``[transport] max_message_delay``).
+    (``[transport] max_message_delay``). The message and claim
+    controllers are the driver's ``message_class`` and ``claim_class``;
+    every other controller is upstream's.
     """
+
+    message_class = claim_class = None
 
     def __init__(self, conf, cache, control_driver):
         opts.register_opts(conf)
         self.delay_conf = conf[opts.GROUP]
         self.max_delay = conf[transport.GROUP_NAME].max_message_delay
         super().__init__(conf, cache, control_driver)
+
+    @decorators.lazy_property(write=False)
+    def message_controller(self):
+        return self.message_class(self)
+
+    @decorators.lazy_property(write=False)
+    def claim_controller(self):
+        return self.claim_class(self)
 
 
 def message_delays(driver, queue_controller, queue, project, messages):

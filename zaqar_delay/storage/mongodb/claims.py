@@ -6,7 +6,7 @@ from bson import objectid
 from oslo_utils import timeutils
 from zaqar import storage
 from zaqar.storage import errors
-from zaqar.storage.mongodb import claims as upstream
+from zaqar.storage.mongodb import claims as upstream_claims
 from zaqar.storage.mongodb import utils
 
 from zaqar_delay.storage.mongodb import messages as delay_messages
@@ -20,7 +20,7 @@ def _utc(timestamp):
         timestamp, tz=datetime.timezone.utc).replace(tzinfo=None)
 
 
-class ClaimController(upstream.ClaimController):
+class ClaimController(upstream_claims.ClaimController):
     """Claims that take only ready documents, one update each.
 
     A claim is written in the message documents, as upstream: ``c`` holds

@@ -9,11 +9,12 @@ that URI is used.
 
 from zaqar.common import decorators
 from zaqar.conf import drivers_message_store_mongodb as mongodb_opts
-from zaqar.storage.mongodb import driver as upstream
+from zaqar.storage.mongodb import driver as upstream_driver
 
 from zaqar_delay.storage import common
 from zaqar_delay.storage.mongodb import claims
 from zaqar_delay.storage.mongodb import messages
+from zaqar_delay.storage.mongodb import upstream
 
 NAMES = ('mongodb.delay', 'mongodb.fifo.delay')
 
@@ -21,29 +22,23 @@ NAMES = ('mongodb.delay', 'mongodb.fifo.delay')
 class _Delay(common.DelaySettings):
     """What both delay drivers add to upstream's (a mixin)."""
 
+    claim_class = claims.ClaimController
+
     @decorators.lazy_property(write=False)
     def connection(self):
         uri = common.pool_uri(self.conf, NAMES, 'mongodb')
         settings = self.conf[mongodb_opts.GROUP_NAME]
-        return upstream._connection(
+        return upstream.connection(
             common.UriOptions(settings, uri) if uri else settings)
 
-    @decorators.lazy_property(write=False)
-    def claim_controller(self):
-        return claims.ClaimController(self)
 
-
-class DataDriver(_Delay, upstream.DataDriver):
+class DataDriver(_Delay, upstream_driver.DataDriver):
     """``mongodb.delay``."""
 
-    @decorators.lazy_property(write=False)
-    def message_controller(self):
-        return messages.MessageController(self)
+    message_class = messages.MessageController
 
 
-class FIFODataDriver(_Delay, upstream.FIFODataDriver):
+class FIFODataDriver(_Delay, upstream_driver.FIFODataDriver):
     """``mongodb.fifo.delay``: ``mongodb.fifo`` with the delay index."""
 
-    @decorators.lazy_property(write=False)
-    def message_controller(self):
-        return messages.FIFOMessageController(self)
+    message_class = messages.FIFOMessageController

@@ -8,12 +8,13 @@ from bson import binary
 from oslo_utils import timeutils
 from zaqar import storage
 from zaqar.storage import errors
-from zaqar.storage.mongodb import messages as upstream
+from zaqar.storage.mongodb import messages as upstream_messages
 from zaqar.storage.mongodb import utils
 
 from zaqar_delay import delay
 from zaqar_delay.storage import common
 from zaqar_delay.storage.mongodb import queries
+from zaqar_delay.storage.mongodb import upstream
 
 READY, WAITING, CLAIMED = queries.READY, queries.WAITING, queries.CLAIMED
 
@@ -36,7 +37,7 @@ def basic_message(doc, now):
     """A document as Zaqar returns a message; its age counts from the
     id's time, which pymongo takes from the wall clock of the host that
     posted it, and is never negative."""
-    return delay.with_age(upstream._basic_message(doc, now))
+    return delay.with_age(upstream.basic_message(doc, now))
 
 
 def _client_binary(client_uuid):
@@ -285,9 +286,11 @@ class DelayMessages:
         return [basic_message(msg, now) for msg in popped if msg]
 
 
-class MessageController(DelayMessages, upstream.MessageController):
+class MessageController(DelayMessages,
+                        upstream_messages.MessageController):
     __doc__ = DelayMessages.__doc__
 
 
-class FIFOMessageController(DelayMessages, upstream.FIFOMessageController):
+class FIFOMessageController(DelayMessages,
+                            upstream_messages.FIFOMessageController):
     """``mongodb.fifo``'s message controller with the delay index."""

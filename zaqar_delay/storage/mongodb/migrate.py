@@ -12,19 +12,18 @@ zaqar-server uses ``mongodb``.
 """
 
 from oslo_utils import timeutils
-from zaqar.storage.mongodb import driver as upstream_driver
-
 from zaqar_delay.storage import common
 from zaqar_delay.storage.mongodb import messages
 from zaqar_delay.storage.mongodb import queries
+from zaqar_delay.storage.mongodb import upstream
 
 NAMES = tuple(queries.INDEXES)
 
 
 def collections(client, database, partitions):
     """The message collections of a store, one per partition."""
-    return [client[database + upstream_driver.DataDriver._COL_SUFIX +
-                   str(p)].messages for p in range(partitions)]
+    return [client[database + upstream.COL_SUFFIX + str(p)].messages
+            for p in range(partitions)]
 
 
 def _state(doc, now):

@@ -6,14 +6,14 @@ entry point, named after the driver's module.
 
 from oslo_utils import timeutils
 from zaqar.storage import errors
-from zaqar.storage.mongodb import messages as upstream
+from zaqar.storage.mongodb import messages as upstream_messages
 from zaqar.storage.mongodb import utils
 
 from zaqar_delay import delay
 from zaqar_delay.storage.mongodb import queries
 
 
-class MessageQueueHandler(upstream.MessageQueueHandler):
+class MessageQueueHandler(upstream_messages.MessageQueueHandler):
     """Upstream's queue handler, whose stats count by state.
 
     ``claimed`` and ``delayed`` are counted on the ``p_q s a`` index

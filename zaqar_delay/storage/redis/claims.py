@@ -4,7 +4,7 @@ from oslo_utils import timeutils
 from oslo_utils import uuidutils
 from zaqar import storage
 from zaqar.storage import errors
-from zaqar.storage.redis import claims as upstream
+from zaqar.storage.redis import claims as upstream_claims
 from zaqar.storage.redis import models
 from zaqar.storage.redis import utils
 
@@ -12,7 +12,7 @@ from zaqar_delay import delay
 from zaqar_delay.storage.redis import keys
 
 
-class ClaimController(upstream.ClaimController):
+class ClaimController(upstream_claims.ClaimController):
     """Claims that take only ready messages, atomically and idempotently.
 
     Claim records are upstream's, so ``redis`` reads them too: a hash per
@@ -40,6 +40,14 @@ class ClaimController(upstream.ClaimController):
         return self._lua['claim'](
             keys=self._keys(queue, project, claim_id), args=args)
 
+    @staticmethod
+    def _terms(now, claim_id, metadata):
+        """ARGV[1..6] of claim and renew (scripts/claim_terms.lua)."""
+        claim_ttl, grace = metadata['ttl'], metadata['grace']
+        claim_expires = now + claim_ttl
+        return [now, claim_id, claim_ttl, claim_expires, claim_ttl + grace,
+                claim_expires + grace]
+
     def _exists(self, queue, claim_id, project):
         # An empty claim has no id (None): it never exists.
         return bool(claim_id) and super()._exists(queue, claim_id, project)
@@ -51,16 +59,13 @@ class ClaimController(upstream.ClaimController):
     @utils.raises_conn_error
     def create(self, queue, metadata, project=None,
                limit=storage.DEFAULT_MESSAGES_PER_CLAIM):
-        claim_ttl, grace = metadata['ttl'], metadata['grace']
         now = timeutils.utcnow_ts()
-        claim_expires = now + claim_ttl
         queue_meta = self._queue_ctrl.get(queue, project=project)
 
         claim_id = uuidutils.generate_uuid()
-        hashes = self._claim(queue, project, claim_id, [
-            now, limit, claim_id, claim_ttl, claim_expires,
-            claim_ttl + grace, claim_expires + grace,
-            self.driver.delay_conf.promote_batch_size])
+        hashes = self._claim(
+            queue, project, claim_id, self._terms(now, claim_id, metadata) +
+            [limit, self.driver.delay_conf.promote_batch_size])
         if not hashes:
             return None, []
 
@@ -97,13 +102,9 @@ class ClaimController(upstream.ClaimController):
     def update(self, queue, claim_id, metadata, project=None):
         if not self._exists(queue, claim_id, project):
             raise errors.ClaimDoesNotExist(claim_id, queue, project)
-        claim_ttl, grace = metadata['ttl'], metadata['grace']
-        now = timeutils.utcnow_ts()
-        claim_expires = now + claim_ttl
         renewed = self._lua['renew'](
             keys=self._keys(queue, project, claim_id),
-            args=[now, claim_id, claim_ttl, claim_expires,
-                  claim_ttl + grace, claim_expires + grace])
+            args=self._terms(timeutils.utcnow_ts(), claim_id, metadata))
         if not renewed:
             raise errors.ClaimDoesNotExist(claim_id, queue, project)
 

@@ -8,12 +8,14 @@ give the pool the URI ``redis.delay://host:port?...``: that URI is used.
 import types
 
 from zaqar.common import decorators
-from zaqar.storage.redis import driver as upstream
+from zaqar.conf import drivers_message_store_redis as redis_opts
+from zaqar.storage.redis import driver as upstream_driver
 
 from zaqar_delay.storage import common
 from zaqar_delay.storage.redis import claims
 from zaqar_delay.storage.redis import messages
 from zaqar_delay.storage.redis import scripting
+from zaqar_delay.storage.redis import upstream
 
 NAME = 'redis.delay'
 
@@ -21,27 +23,26 @@ NAME = 'redis.delay'
 def connection_uri(conf):
     """The redis URI to use: the pool's ``redis.delay://`` URI, if any."""
     return common.pool_uri(conf, (NAME,), 'redis') or common.plain_uri(
-        conf[upstream.drivers_message_store_redis.GROUP_NAME].uri, 'redis')
+        conf[redis_opts.GROUP_NAME].uri, 'redis')
 
 
-class DataDriver(common.DelaySettings, upstream.DataDriver):
+def client(uri):
+    """A redis client for ``uri`` (a ``redis://`` one), as upstream's."""
+    return upstream.get_redis_client(types.SimpleNamespace(
+        redis_conf=types.SimpleNamespace(uri=uri)))
+
+
+class DataDriver(common.DelaySettings, upstream_driver.DataDriver):
     """Upstream's redis DataDriver with the delay message and claim
-    controllers; every other controller is upstream's."""
+    controllers."""
+
+    message_class = messages.MessageController
+    claim_class = claims.ClaimController
 
     @decorators.lazy_property(write=False)
     def connection(self):
-        settings = types.SimpleNamespace(uri=connection_uri(self.conf))
-        return upstream._get_redis_client(
-            types.SimpleNamespace(redis_conf=settings))
+        return client(connection_uri(self.conf))
 
     @decorators.lazy_property(write=False)
     def scripts(self):
         return scripting.Scripts(self.connection)
-
-    @decorators.lazy_property(write=False)
-    def message_controller(self):
-        return messages.MessageController(self)
-
-    @decorators.lazy_property(write=False)
-    def claim_controller(self):
-        return claims.ClaimController(self)

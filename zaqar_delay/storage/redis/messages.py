@@ -6,7 +6,7 @@ from oslo_utils import timeutils
 from oslo_utils import uuidutils
 from zaqar import storage
 from zaqar.storage import errors
-from zaqar.storage.redis import messages as upstream
+from zaqar.storage.redis import messages as upstream_messages
 from zaqar.storage.redis import models
 from zaqar.storage.redis import utils
 from zaqar.storage import utils as s_utils
@@ -14,12 +14,12 @@ from zaqar.storage import utils as s_utils
 from zaqar_delay import delay
 from zaqar_delay.storage import common
 from zaqar_delay.storage.redis import keys
+from zaqar_delay.storage.redis import upstream
 
 Message = models.Message
-_pack = models._pack  # the body encoding upstream reads back
 
 
-class MessageController(upstream.MessageController):
+class MessageController(upstream_messages.MessageController):
     """Messages of a delayed queue, indexed so that no scan grows.
 
     Upstream's records are kept unchanged, so ``redis`` can read what
@@ -82,7 +82,7 @@ class MessageController(upstream.MessageController):
         for msg, msg_delay in zip(messages, delays):
             body = msg.get('body', {})
             checksum = s_utils.get_checksum(body) if checksums else None
-            args += [msg['ttl'], msg_delay, client_uuid, _pack(body),
+            args += [msg['ttl'], msg_delay, client_uuid, upstream.pack(body),
                      checksum or '']
 
         self._post(list(keys.index(queue, project)) +

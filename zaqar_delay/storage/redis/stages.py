@@ -5,14 +5,14 @@ entry point, named after the driver's module.
 """
 
 from oslo_utils import timeutils
-from zaqar.storage.redis import messages as upstream
+from zaqar.storage.redis import messages as upstream_messages
 from zaqar.storage.redis import utils
 
 from zaqar_delay import delay
 from zaqar_delay.storage.redis import keys
 
 
-class MessageQueueHandler(upstream.MessageQueueHandler):
+class MessageQueueHandler(upstream_messages.MessageQueueHandler):
     """Upstream's queue handler, whose stats add the delayed messages.
 
     ``total`` counts every message (some that expired may be counted

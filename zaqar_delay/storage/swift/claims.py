@@ -1,19 +1,25 @@
 """Claim operations of the ``swift.delay`` driver."""
 
+import collections
+
 from oslo_serialization import jsonutils
 from oslo_utils import timeutils
 from oslo_utils import uuidutils
-import swiftclient
 from zaqar import storage
 from zaqar.storage import errors
-from zaqar.storage.swift import claims as upstream
-from zaqar.storage.swift import utils
+from zaqar.storage.swift import claims as upstream_claims
 
-from zaqar_delay.storage.swift import export
+from zaqar_delay.storage.swift import idtime
 from zaqar_delay.storage.swift import index as idx
+from zaqar_delay.storage.swift import responses
+from zaqar_delay.storage.swift import upstream
+
+# What one claim being made takes its messages with.
+Taking = collections.namedtuple(
+    'Taking', 'queue project index claim_id expires grace meta now')
 
 
-class ClaimController(upstream.ClaimController):
+class ClaimController(upstream_claims.ClaimController):
     """Claims that take a message only through its create-only lock.
 
     The claim object is upstream's (container ``zaqar_claim:<queue>:
@@ -38,6 +44,8 @@ class ClaimController(upstream.ClaimController):
         index = msg_ctrl._index(queue, project)
         msg_ctrl._promote(index, now)
 
+        taking = Taking(queue, project, index, claim_id, expires, grace,
+                        meta, now)
         claimed = []
         for mid in index.names(idx.READY, limit=limit * 2):
             if len(claimed) == limit:
@@ -50,84 +58,80 @@ class ClaimController(upstream.ClaimController):
                 index.delete(idx.READY, mid)
                 index.delete(idx.LOCK, mid)
                 continue
-            taken = self._take(queue, project, index, mid, headers, body,
-                               claim_id, expires, grace, meta, now)
+            taken = self._take(taking, mid, headers, body)
             if taken:
                 claimed.append(taken)
         if not claimed:
             return None, []
-        utils._put_or_create_container(
-            self._client, utils._claim_container(queue, project), claim_id,
+        upstream.put_or_create_container(
+            self._client, upstream.claim_container(queue, project), claim_id,
             jsonutils.dumps([msg['id'] for msg in claimed]),
             content_type='application/json',
             headers={'x-delete-at': idx.delete_at(expires),
                      'x-object-meta-ttl': str(ttl)})
         return claim_id, claimed
 
-    def _take(self, queue, project, index, mid, headers, body, claim_id,
-              expires, grace, meta, now):
+    def _take(self, taking, mid, headers, body):
         """Mark a locked message claimed; None if it went to the DLQ."""
         msg = jsonutils.loads(body)
         msg['claim_count'] = msg.get('claim_count', 0) + 1
         client = headers.get('x-object-meta-clientid', '')
+        meta = taking.meta
         if ('_max_claim_count' in meta and '_dead_letter_queue' in meta
                 and msg['claim_count'] > meta['_max_claim_count']):
-            self._dead_letter(queue, project, index, mid, msg, client, meta,
-                              now)
+            self._dead_letter(taking, mid, msg, client)
             return None
-        msg_expires = max(int(headers['x-delete-at']), expires + grace)
-        msg.update(claim_id=claim_id, ttl=max(msg['ttl'], expires + grace -
-                                              now))
+        now, index = taking.now, taking.index
+        msg_expires = max(int(headers['x-delete-at']),
+                          taking.expires + taking.grace)
+        msg.update(claim_id=taking.claim_id,
+                   ttl=max(msg['ttl'], taking.expires + taking.grace - now))
         self._client.put_object(
-            utils._message_container(queue, project), mid,
+            upstream.message_container(taking.queue, taking.project), mid,
             jsonutils.dumps(msg), content_type='application/json',
             headers={'x-object-meta-clientid': client,
                      'x-delete-at': idx.delete_at(msg_expires)})
         index.put(idx.CLAIMED, mid, msg_expires)
-        index.put(idx.CLAIM_EXPIRY, idx.timed(expires, msg_expires, mid),
-                  msg_expires)
+        index.put(idx.CLAIM_EXPIRY,
+                  idx.timed(taking.expires, msg_expires, mid), msg_expires)
         index.delete(idx.READY, mid)
         msg['id'] = mid
         # Zaqar's clock is whole seconds; the posting time is finer.
-        msg['age'] = max(0, now - export.created_at(mid, headers))
+        msg['age'] = max(0, now - idtime.created_at(mid, headers))
         msg.pop('delay_expires', None)
         msg.pop('checksum', None)
         return msg
 
-    def _dead_letter(self, queue, project, index, mid, msg, client, meta,
-                     now):
+    def _dead_letter(self, taking, mid, msg, client):
+        meta, now, project = taking.meta, taking.now, taking.project
         dlq = meta['_dead_letter_queue']
         ttl = meta.get('_dead_letter_queue_messages_ttl') or msg['ttl']
         msg.update(claim_id=None, ttl=ttl, delay_expires=now)
-        utils._put_or_create_container(
-            self._client, utils._message_container(dlq, project), mid,
+        upstream.put_or_create_container(
+            self._client, upstream.message_container(dlq, project), mid,
             jsonutils.dumps(msg), content_type='application/json',
             headers={'x-object-meta-clientid': client,
                      'x-delete-at': idx.delete_at(now + ttl)})
         idx.Index(self._client, dlq, project).put(idx.READY, mid, now + ttl)
-        self.driver.message_controller._delete(queue, mid, project)
-        index.delete(idx.READY, mid)
-        index.delete(idx.LOCK, mid)
+        self.driver.message_controller._delete(taking.queue, mid, project)
+        taking.index.delete(idx.READY, mid)
+        taking.index.delete(idx.LOCK, mid)
 
     def _claim(self, queue, claim_id, project):
         """(expiry, ttl, message ids) of a live claim; raise if none."""
         if not claim_id:
             raise errors.ClaimDoesNotExist(claim_id, queue, project)
-        try:
+        headers = None
+        with responses.tolerating(responses.NOT_FOUND):
             headers, body = self._client.get_object(
-                utils._claim_container(queue, project), claim_id)
-        except swiftclient.ClientException as exc:
-            if exc.http_status == 404:
-                raise errors.ClaimDoesNotExist(claim_id, queue, project)
-            raise
+                upstream.claim_container(queue, project), claim_id)
+        if headers is None:
+            raise errors.ClaimDoesNotExist(claim_id, queue, project)
         expires = int(headers['x-delete-at'])
         if expires <= timeutils.utcnow_ts():
             raise errors.ClaimDoesNotExist(claim_id, queue, project)
         ttl = int(headers.get('x-object-meta-ttl', expires))
         return expires, ttl, jsonutils.loads(body)
-
-    def _exists(self, queue, claim_id, project=None):
-        self._claim(queue, claim_id, project)
 
     def get(self, queue, claim_id, project=None):
         expires, ttl, ids = self._claim(queue, claim_id, project)
@@ -150,7 +154,7 @@ class ClaimController(upstream.ClaimController):
         msg_ctrl = self.driver.message_controller
         for mid in ids:
             held = index.holder(mid, now)
-            if not held or held[0] != claim_id:
+            if not held or held.claim_id != claim_id:
                 continue
             try:
                 headers, body = msg_ctrl._find_message(queue, mid, project)
@@ -172,7 +176,7 @@ class ClaimController(upstream.ClaimController):
             new_expires = max(msg_expires, expires + metadata['grace'])
             if new_expires != msg_expires:
                 self._client.post_object(
-                    utils._message_container(queue, project), mid,
+                    upstream.message_container(queue, project), mid,
                     {'x-object-meta-clientid':
                      headers.get('x-object-meta-clientid', ''),
                      'x-delete-at': idx.delete_at(new_expires)})
@@ -180,9 +184,9 @@ class ClaimController(upstream.ClaimController):
             index.put(idx.CLAIMED, mid, new_expires)
             index.put(idx.CLAIM_EXPIRY,
                       idx.timed(expires, new_expires, mid), new_expires)
-            index.delete(idx.CLAIM_EXPIRY, idx.timed(held[1], msg_expires,
+            index.delete(idx.CLAIM_EXPIRY, idx.timed(held.expires, msg_expires,
                                                      mid))
-        self._client.post_object(utils._claim_container(queue, project),
+        self._client.post_object(upstream.claim_container(queue, project),
                                  claim_id,
                                  {'x-delete-at': idx.delete_at(expires),
                                   'x-object-meta-ttl': str(metadata['ttl'])})
@@ -201,7 +205,7 @@ class ClaimController(upstream.ClaimController):
             msg['claim_id'] = None
             msg_expires = int(headers['x-delete-at'])
             self._client.put_object(
-                utils._message_container(queue, project), mid,
+                upstream.message_container(queue, project), mid,
                 jsonutils.dumps(msg), content_type='application/json',
                 headers={'x-object-meta-clientid':
                          headers.get('x-object-meta-clientid', ''),
@@ -209,11 +213,8 @@ class ClaimController(upstream.ClaimController):
             index.put(idx.READY, mid, msg_expires)
             index.delete(idx.CLAIMED, mid)
             index.delete(idx.CLAIM_EXPIRY,
-                         idx.timed(held[1], msg_expires, mid))
+                         idx.timed(held.expires, msg_expires, mid))
             index.delete(idx.LOCK, mid)
-        try:
+        with responses.tolerating(responses.NOT_FOUND):
             self._client.delete_object(
-                utils._claim_container(queue, project), claim_id)
-        except swiftclient.ClientException as exc:
-            if exc.http_status != 404:
-                raise
+                upstream.claim_container(queue, project), claim_id)

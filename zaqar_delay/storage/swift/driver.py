@@ -6,9 +6,8 @@ give the pool a ``swift.delay://user:password@/project`` URI: that URI is
 used.
 """
 
-from zaqar.common import decorators
 from zaqar.conf import drivers_message_store_swift as swift_opts
-from zaqar.storage.swift import driver as upstream
+from zaqar.storage.swift import driver as upstream_driver
 
 from zaqar_delay.storage import common
 from zaqar_delay.storage.swift import claims
@@ -17,9 +16,12 @@ from zaqar_delay.storage.swift import messages
 NAME = 'swift.delay'
 
 
-class DataDriver(common.DelaySettings, upstream.DataDriver):
+class DataDriver(common.DelaySettings, upstream_driver.DataDriver):
     """Upstream's swift DataDriver with the delay message and claim
-    controllers; the subscription controller is upstream's."""
+    controllers."""
+
+    message_class = messages.MessageController
+    claim_class = claims.ClaimController
 
     def __init__(self, conf, cache, control_driver):
         super().__init__(conf, cache, control_driver)
@@ -27,11 +29,3 @@ class DataDriver(common.DelaySettings, upstream.DataDriver):
         if uri:
             self.swift_conf = common.UriOptions(
                 conf[swift_opts.GROUP_NAME], uri)
-
-    @decorators.lazy_property(write=False)
-    def message_controller(self):
-        return messages.MessageController(self)
-
-    @decorators.lazy_property(write=False)
-    def claim_controller(self):
-        return claims.ClaimController(self)

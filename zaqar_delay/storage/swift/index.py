@@ -6,12 +6,11 @@ index is read; Swift lists them in name order, bounded by ``marker``,
 ``end_marker`` and ``limit``.
 """
 
-import threading
+import collections
 import time
-import uuid
 
-import swiftclient
-from zaqar.storage.swift import utils
+from zaqar_delay.storage.swift import responses
+from zaqar_delay.storage.swift import upstream
 
 READY = 'ready'                # <id>: due and not claimed
 WAITING = 'waiting'            # <id>: not due yet
@@ -21,25 +20,13 @@ CLAIM_EXPIRY = 'claim_expiry'  # <claim expires>.<expires>.<id>: held
 LOCK = 'lock'                  # <id>, content the claim id: held
 KINDS = (READY, WAITING, DUE, CLAIMED, CLAIM_EXPIRY, LOCK)
 
+# A message's lock: the claim that holds it, and when the lock expires.
+Lock = collections.namedtuple('Lock', 'claim_id expires')
+
 
 def delete_at(expires):
     """``X-Delete-At`` for ``expires``: Swift refuses a time in its past."""
     return str(max(int(expires), int(time.time()) + 1))
-
-
-_clock = {'last': 0, 'lock': threading.Lock()}
-
-
-def new_id():
-    """A message id that sorts by posting time (microseconds first).
-
-    Within one process the time part strictly increases, so ids posted
-    one after the other sort in that order.
-    """
-    with _clock['lock']:
-        micros = max(time.time_ns() // 1000, _clock['last'] + 1)
-        _clock['last'] = micros
-    return '%016x-%s' % (micros, uuid.uuid4().hex[:16])
 
 
 def container(kind, queue, project):
@@ -82,15 +69,12 @@ class Index:
         if kind != LOCK and int(expires) <= int(time.time()):
             return True
         headers = dict(headers or {}, **{'X-Delete-At': delete_at(expires)})
-        try:
-            utils._put_or_create_container(
+        with responses.tolerating(responses.PRECONDITION_FAILED):
+            upstream.put_or_create_container(
                 self._client, self._names[kind], name, content,
                 content_length=len(content), headers=headers)
-        except swiftclient.ClientException as exc:
-            if exc.http_status == 412:
-                return False
-            raise
-        return True
+            return True
+        return False
 
     def lock(self, message_id, claim_id, expires, now):
         """Take a message for a claim; False when a live claim holds it.
@@ -107,30 +91,27 @@ class Index:
                 # Two create-only writes that race can both succeed; the
                 # newer one is what Swift returns from now on.
                 held = self.lock_of(message_id)
-                return held is not None and held[0] == claim_id
+                return held is not None and held.claim_id == claim_id
             held = self.lock_of(message_id)
-            if held is not None and held[1] > now:
+            if held is not None and held.expires > now:
                 return False
             if held is not None:
                 self.delete(LOCK, message_id,
-                            {'X-If-Delete-At': str(held[1])})
+                            {'X-If-Delete-At': str(held.expires)})
         return False
 
     def lock_of(self, message_id):
-        """(claim id, lock expiry) of a message's lock, live or not."""
-        try:
+        """The Lock of a message, live or not; None if it has none."""
+        with responses.tolerating(responses.NOT_FOUND):
             headers, body = self._client.get_object(self._names[LOCK],
                                                     message_id)
-        except swiftclient.ClientException as exc:
-            if exc.http_status == 404:
-                return None
-            raise
-        return body.decode(), int(headers['x-delete-at'])
+            return Lock(body.decode(), int(headers['x-delete-at']))
+        return None
 
     def holder(self, message_id, now):
-        """(claim id, claim expires) of a message's live lock, or None."""
+        """The live Lock of a message, or None."""
         held = self.lock_of(message_id)
-        return held if held is not None and held[1] > now else None
+        return held if held is not None and held.expires > now else None
 
     def expire(self, kind, name, expires):
         """Move an entry's expiry (POST keeps its content)."""
@@ -138,56 +119,44 @@ class Index:
                                  {'X-Delete-At': delete_at(expires)})
 
     def delete(self, kind, name, headers=None):
-        try:
+        """Delete an entry; gone already, or a failed condition, is fine."""
+        with responses.tolerating(responses.NOT_FOUND,
+                                  responses.PRECONDITION_FAILED):
             self._client.delete_object(self._names[kind], name,
                                        headers=headers)
-        except swiftclient.ClientException as exc:
-            if exc.http_status not in (404, 412):
-                raise
 
     def names(self, kind, marker=None, end_marker=None, limit=100):
-        try:
-            _, objects = self._client.get_container(
-                self._names[kind], marker=marker or '',
-                end_marker=end_marker, limit=limit)
-        except swiftclient.ClientException as exc:
-            if exc.http_status == 404:
-                return []
-            raise
-        return [obj['name'] for obj in objects]
+        return [obj['name'] for obj in self._listing(
+            self._names[kind], marker, end_marker, limit)]
+
+    def _listing(self, container, marker=None, end_marker=None, limit=100):
+        with responses.tolerating(responses.NOT_FOUND):
+            return self._client.get_container(
+                container, marker=marker or '', end_marker=end_marker,
+                limit=limit)[1]
+        return []
 
     def count(self, kind):
-        try:
-            headers = self._client.head_container(self._names[kind])
-        except swiftclient.ClientException as exc:
-            if exc.http_status == 404:
-                return 0
-            raise
-        return int(headers['x-container-object-count'])
+        with responses.tolerating(responses.NOT_FOUND):
+            return int(self._client.head_container(
+                self._names[kind])['x-container-object-count'])
+        return 0
 
     def drop(self):
         """Delete every index container and its entries."""
         for name in self._names.values():
-            marker = ''
-            while True:
-                try:
-                    _, objects = self._client.get_container(
-                        name, marker=marker, limit=1000)
-                except swiftclient.ClientException as exc:
-                    if exc.http_status == 404:
-                        break
-                    raise
-                if not objects:
-                    try:
-                        self._client.delete_container(name)
-                    except swiftclient.ClientException as exc:
-                        if exc.http_status not in (404, 409):
-                            raise
-                    break
-                for obj in objects:
-                    try:
-                        self._client.delete_object(name, obj['name'])
-                    except swiftclient.ClientException as exc:
-                        if exc.http_status != 404:
-                            raise
-                marker = objects[-1]['name']
+            self._empty(name)
+            with responses.tolerating(responses.NOT_FOUND,
+                                      responses.CONFLICT):
+                self._client.delete_container(name)
+
+    def _empty(self, container):
+        marker = ''
+        while True:
+            objects = self._listing(container, marker, limit=1000)
+            if not objects:
+                return
+            for obj in objects:
+                with responses.tolerating(responses.NOT_FOUND):
+                    self._client.delete_object(container, obj['name'])
+            marker = objects[-1]['name']

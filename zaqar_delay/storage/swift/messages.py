@@ -2,16 +2,16 @@
 
 from oslo_serialization import jsonutils
 from oslo_utils import timeutils
-import swiftclient
 from zaqar import storage
 from zaqar.storage import errors
-from zaqar.storage.swift import messages as upstream
-from zaqar.storage.swift import utils
+from zaqar.storage.swift import messages as upstream_messages
 from zaqar.storage import utils as s_utils
 
 from zaqar_delay.storage import common
-from zaqar_delay.storage.swift import export
+from zaqar_delay.storage.swift import idtime
 from zaqar_delay.storage.swift import index as idx
+from zaqar_delay.storage.swift import responses
+from zaqar_delay.storage.swift import upstream
 
 
 def basic(message_id, body, headers, now):
@@ -21,15 +21,15 @@ def basic(message_id, body, headers, now):
     timestamp moves when a claim or a dead-lettering rewrites it, and
     Zaqar's whole-second clock can fall behind it.
     """
-    message = utils._message_to_json(message_id, body, headers, now)
-    message['age'] = max(0, now - export.created_at(message_id, headers))
+    message = upstream.message_to_json(message_id, body, headers, now)
+    message['age'] = max(0, now - idtime.created_at(message_id, headers))
     checksum = jsonutils.loads(body).get('checksum')
     if checksum:
         message['checksum'] = checksum
     return message
 
 
-class MessageController(upstream.MessageController):
+class MessageController(upstream_messages.MessageController):
     """Messages of a delayed queue, with index containers beside them.
 
     A message is upstream's object (container
@@ -87,7 +87,7 @@ class MessageController(upstream.MessageController):
         now = timeutils.utcnow_ts()
         ids = []
         for msg, delay in zip(messages, delays):
-            mid = idx.new_id()
+            mid = idtime.new()
             expires = now + msg['ttl']
             content = {'body': msg.get('body', {}), 'claim_id': None,
                        'ttl': msg['ttl'], 'claim_count': 0,
@@ -95,8 +95,8 @@ class MessageController(upstream.MessageController):
             if self.driver.conf.enable_checksum:
                 content['checksum'] = s_utils.get_checksum(
                     msg.get('body', None))
-            utils._put_or_create_container(
-                self._client, utils._message_container(queue, project), mid,
+            upstream.put_or_create_container(
+                self._client, upstream.message_container(queue, project), mid,
                 jsonutils.dumps(content), content_type='application/json',
                 headers={'x-object-meta-clientid': str(client_uuid),
                          'x-delete-at': idx.delete_at(expires)})
@@ -168,14 +168,11 @@ class MessageController(upstream.MessageController):
         if sort not in (1, -1):
             raise ValueError('sort must be either 1 (ascending) '
                              'or -1 (descending)')
-        try:
+        objects = []
+        with responses.tolerating(responses.NOT_FOUND):
             _, objects = self._client.get_container(
-                utils._message_container(queue, project), limit=1,
+                upstream.message_container(queue, project), limit=1,
                 query_string='reverse=on' if sort == -1 else None)
-        except swiftclient.ClientException as exc:
-            if exc.http_status != 404:
-                raise
-            objects = []
         for obj in objects:
             return self._get(queue, obj['name'], project, check_queue=False)
         raise errors.QueueIsEmpty(queue, project)
@@ -191,7 +188,8 @@ class MessageController(upstream.MessageController):
             index.delete(kind, mid)
         index.delete(idx.DUE, idx.timed(due, expires, mid))
         if held:
-            index.delete(idx.CLAIM_EXPIRY, idx.timed(held[1], expires, mid))
+            index.delete(idx.CLAIM_EXPIRY,
+                         idx.timed(held.expires, expires, mid))
             index.delete(idx.LOCK, mid)
 
     def delete(self, queue, message_id, project=None, claim=None):
@@ -207,10 +205,11 @@ class MessageController(upstream.MessageController):
             if held:
                 raise errors.MessageIsClaimed(message_id)
         else:
-            self.driver.claim_controller._exists(queue, claim, project)
+            # A live claim, or ClaimDoesNotExist.
+            self.driver.claim_controller._claim(queue, claim, project)
             if not held:
                 raise errors.MessageNotClaimed(message_id)
-            if held[0] != claim:
+            if held.claim_id != claim:
                 raise errors.MessageNotClaimedBy(message_id, claim)
         self._drop(queue, project, message_id, headers, msg)
 
@@ -226,8 +225,9 @@ class MessageController(upstream.MessageController):
                     mid, timeutils.utcnow_ts())
                 if not held:
                     raise errors.MessageNotClaimed(mid)
-                if held[0] not in claim_ids:
-                    raise errors.ClaimDoesNotMatch(held[0], queue, project)
+                if held.claim_id not in claim_ids:
+                    raise errors.ClaimDoesNotMatch(held.claim_id, queue,
+                                                   project)
             found.append((mid, headers, msg))
         for mid, headers, msg in found:
             self._drop(queue, project, mid, headers, msg)

@@ -14,11 +14,11 @@ reads the message and claim objects, which were kept in its format.
 
 from oslo_serialization import jsonutils
 from oslo_utils import timeutils
-import swiftclient
-from zaqar.storage.swift import utils
 
 from zaqar_delay.storage import common
 from zaqar_delay.storage.swift import index as idx
+from zaqar_delay.storage.swift import responses
+from zaqar_delay.storage.swift import upstream
 
 PREFIX = 'zaqar_message:'
 
@@ -40,14 +40,11 @@ def queues(client):
 def _live_claim(client, queue, project, claim_id, now, cache):
     """The expiry of a live claim, or None."""
     if claim_id not in cache:
-        try:
-            headers = client.head_object(
-                utils._claim_container(queue, project), claim_id)
-            expires = int(headers['x-delete-at'])
-        except swiftclient.ClientException as exc:
-            if exc.http_status != 404:
-                raise
-            expires = 0
+        expires = 0
+        with responses.tolerating(responses.NOT_FOUND):
+            expires = int(client.head_object(
+                upstream.claim_container(queue, project),
+                claim_id)['x-delete-at'])
         cache[claim_id] = expires if expires > now else None
     return cache[claim_id]
 
@@ -55,7 +52,7 @@ def _live_claim(client, queue, project, claim_id, now, cache):
 def reindex(client, queue, project, batch=1000, dry_run=False):
     """Index one queue; yield the Counts of each page as it is done."""
     index = idx.Index(client, queue, project)
-    container = utils._message_container(queue, project)
+    container = upstream.message_container(queue, project)
     claims = {}
     marker = ''
     while True:
@@ -68,11 +65,10 @@ def reindex(client, queue, project, batch=1000, dry_run=False):
         counts = [0, 0, 0, 0]
         for obj in objects:
             mid = obj['name']
-            try:
+            headers = None
+            with responses.tolerating(responses.NOT_FOUND):
                 headers, body = client.get_object(container, mid)
-            except swiftclient.ClientException as exc:
-                if exc.http_status != 404:
-                    raise
+            if headers is None:
                 counts[3] += 1
                 continue
             msg = jsonutils.loads(body)

@@ -6,13 +6,15 @@ entry point, named after the driver's module.
 
 from oslo_utils import timeutils
 from zaqar.storage import errors
-from zaqar.storage.swift import messages as upstream
+from zaqar.storage.swift import messages as upstream_messages
 
 from zaqar_delay import delay
 from zaqar_delay.storage.swift import index as idx
+from zaqar_delay.storage.swift import responses
+from zaqar_delay.storage.swift import upstream
 
 
-class MessageQueueHandler(upstream.MessageQueueHandler):
+class MessageQueueHandler(upstream_messages.MessageQueueHandler):
     """Upstream's queue handler; stats count the index containers.
 
     ``total`` is the message container's object count, ``claimed`` and
@@ -33,14 +35,11 @@ class MessageQueueHandler(upstream.MessageQueueHandler):
         now = timeutils.utcnow_ts()
         ctrl._promote(index, now)
         first_due = index.names(idx.DUE, limit=1)
-        try:
+        total = 0
+        with responses.tolerating(responses.NOT_FOUND):
             total = int(self._client.head_container(
-                upstream.utils._message_container(name, project))[
+                upstream.message_container(name, project))[
                     'x-container-object-count'])
-        except upstream.swiftclient.ClientException as exc:
-            if exc.http_status != 404:
-                raise
-            total = 0
         counts = delay.stats(
             total, index.count(idx.CLAIMED), index.count(idx.WAITING),
             idx.untimed(first_due[0])[0] if first_due else None)

@@ -30,7 +30,8 @@ class RedisDelayBehaviourTest(behaviour.DelayBehaviour, RedisDelayTestBase):
         def claim():
             return self.claims._claim(
                 self.queue, behaviour.PROJECT, claim_id,
-                [now, 2, claim_id, 60, now + 60, 60, now + 60, 100])
+                self.claims._terms(now, claim_id, {'ttl': 60, 'grace': 0}) +
+                [2, 100])
 
         def claimed_ids():
             return [dict(zip(h[::2], h[1::2]))[b'id'].decode()

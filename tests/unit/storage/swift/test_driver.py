@@ -39,11 +39,6 @@ class PoolUriTest(testtools.TestCase):
 
 class NamesTest(testtools.TestCase):
 
-    def test_ids_sort_by_posting_time(self):
-        ids = [index.new_id() for _ in range(50)]
-        self.assertEqual(ids, sorted(ids))
-        self.assertEqual(50, len(set(ids)))
-
     def test_timed_names_sort_by_time_and_list_up_to_now(self):
         name = index.timed(100, 900, 'm')
         self.assertEqual((100, 900, 'm'), index.untimed(name))

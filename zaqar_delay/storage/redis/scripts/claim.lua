@@ -2,13 +2,10 @@
 claim: claim up to `limit` ready messages, oldest rank first.
 
 KEYS[1..6]  queue index keys (see index.lua)
-KEYS[7]     <project>.<queue>.claims    zset claim expiry -> claim id
-KEYS[8]     <claim id>                  hash: id, t, e, n
-KEYS[9]     messages.<claim id>         list of claimed message ids
+KEYS[7..9]  the claim's keys (see claim_terms.lua)
 
-ARGV[1] now          ARGV[2] limit          ARGV[3] claim id
-ARGV[4] claim ttl    ARGV[5] claim expiry   ARGV[6] message ttl (grace)
-ARGV[7] message expiry                      ARGV[8] batch (work bound)
+ARGV[1..6]  the claim's terms (see claim_terms.lua)
+ARGV[7] limit        ARGV[8] batch (work bound)
 
 Returns one HGETALL reply (a flat field/value list) per claimed message.
 When the claim hash already exists the call is a retry of a claim that
@@ -16,17 +13,11 @@ already ran: its messages are returned and nothing else changes.
 Work: O((batch + limit) log n).
 --]]
 --- @include "index"
+--- @include "claim_terms"
 --- @include "promote"
 
-local now = tonumber(ARGV[1])
-local limit = tonumber(ARGV[2])
-local claim_id = ARGV[3]
-local claim_ttl = tonumber(ARGV[4])
-local claim_expires = tonumber(ARGV[5])
-local msg_ttl = tonumber(ARGV[6])
-local msg_expires = tonumber(ARGV[7])
+local limit = tonumber(ARGV[7])
 local batch = tonumber(ARGV[8])
-local claims, claim_hash, claim_list = KEYS[7], KEYS[8], KEYS[9]
 
 local function hashes(ids)
     local found = {}

@@ -2,24 +2,15 @@
 renew: extend a live claim and every message it still holds.
 
 KEYS[1..6]  queue index keys (see index.lua)
-KEYS[7]     <project>.<queue>.claims    zset claim expiry -> claim id
-KEYS[8]     <claim id>                  hash: id, t, e, n
-KEYS[9]     messages.<claim id>         list of claimed message ids
+KEYS[7..9]  the claim's keys (see claim_terms.lua)
 
-ARGV[1] now     ARGV[2] claim id     ARGV[3] claim ttl
-ARGV[4] claim expiry   ARGV[5] message ttl   ARGV[6] message expiry
+ARGV[1..6]  the claim's terms (see claim_terms.lua)
 
 Returns 1, or 0 when the claim does not exist or has expired.
 Work: O(claim size * log n).
 --]]
 --- @include "index"
-local claims, claim_hash, claim_list = KEYS[7], KEYS[8], KEYS[9]
-local now = tonumber(ARGV[1])
-local claim_id = ARGV[2]
-local claim_ttl = tonumber(ARGV[3])
-local claim_expires = tonumber(ARGV[4])
-local msg_ttl = tonumber(ARGV[5])
-local msg_expires = tonumber(ARGV[6])
+--- @include "claim_terms"
 
 local expires = tonumber(redis.call('HGET', claim_hash, 'e'))
 if not expires or expires <= now then

@@ -1,0 +1,25 @@
+"""Upstream Zaqar's private redis names that ``redis.delay`` uses.
+
+Checked against the releases in ``zaqar_delay.version.CHECKED_ZAQAR``;
+``tests/unit/storage/test_upstream.py`` imports this module, so a Zaqar
+that lacks one of them fails that test with the name.
+
+Besides these, the controllers rely on what upstream's redis controllers
+set up in ``__init__`` (``_client``, ``_queue_ctrl``) and on the
+inherited methods below.
+"""
+
+from zaqar_delay.storage import upstream
+
+# The msgpack encoding of a message body that upstream reads back.
+pack = upstream.private('zaqar.storage.redis.models', '_pack')
+# A redis client (with sentinel support) from an object with a
+# ``redis_conf.uri``.
+get_redis_client = upstream.private('zaqar.storage.redis.driver',
+                                    '_get_redis_client')
+
+INHERITED = (
+    # Whether a claim lives (a bool); redis.delay's refines it.
+    upstream.private('zaqar.storage.redis.claims',
+                     'ClaimController._exists'),
+)

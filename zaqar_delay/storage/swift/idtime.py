@@ -1,0 +1,44 @@
+"""Message ids of ``swift.delay``, which hold their posting time.
+
+An id is ``<microseconds since 1970, 16 hex digits>-<16 random hex
+digits>``, so ids sort by posting time and Swift lists a queue's
+messages in that order. ``created_at`` reads the time back (also from
+upstream's uuid1 ids).
+"""
+
+import re
+import threading
+import time
+import uuid
+
+_PATTERN = re.compile(r'^([0-9a-f]{16})-[0-9a-f]{16}$')
+_UUID1_EPOCH = 0x01b21dd213814000   # 1582-10-15 to 1970-01-01, in 100 ns
+_clock = {'last': 0, 'lock': threading.Lock()}
+
+
+def new():
+    """A new message id.
+
+    Within one process the time part strictly increases, so ids posted
+    one after the other sort in that order.
+    """
+    with _clock['lock']:
+        micros = max(time.time_ns() // 1000, _clock['last'] + 1)
+        _clock['last'] = micros
+    return '%016x-%s' % (micros, uuid.uuid4().hex[:16])
+
+
+def created_at(name, headers):
+    """When a message was posted: from its id (``swift.delay``'s, or
+    upstream's uuid1), else the object's timestamp (which a claim's
+    rewrite moves)."""
+    match = _PATTERN.match(name)
+    if match:
+        return int(match.group(1), 16) / 1e6
+    try:
+        stamp = uuid.UUID(name)
+        if stamp.version == 1:
+            return (stamp.time - _UUID1_EPOCH) / 1e7
+    except ValueError:
+        pass
+    return float(headers['x-timestamp'])

@@ -1,0 +1,27 @@
+"""Swift answers that a ``swift.delay`` request expects and goes past."""
+
+import contextlib
+
+import swiftclient
+
+NOT_FOUND = 404
+CONFLICT = 409              # a container that still holds objects
+PRECONDITION_FAILED = 412   # a create-only write, or X-If-Delete-At
+
+
+@contextlib.contextmanager
+def tolerating(*statuses):
+    """Swallow a swiftclient error with one of ``statuses``.
+
+    A ``return`` inside the block returns as usual; after a swallowed
+    error the code after the block runs::
+
+        with tolerating(NOT_FOUND):
+            return client.get_object(container, name)
+        return None
+    """
+    try:
+        yield
+    except swiftclient.ClientException as exc:
+        if exc.http_status not in statuses:
+            raise

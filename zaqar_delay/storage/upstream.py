@@ -1,0 +1,32 @@
+"""Reach upstream Zaqar's private names, one module per backend.
+
+Zaqar does not promise to keep names with a leading underscore. Each
+backend's ``upstream`` module takes every such name it needs through
+``private()``, so that they are listed in one place; a Zaqar that lacks
+one fails the import with a message that names it, instead of an
+AttributeError in the middle of a request.
+"""
+
+import importlib
+
+from zaqar_delay import version
+
+
+class UpstreamChanged(ImportError):
+    """The installed Zaqar lacks a name that zaqar-delay uses."""
+
+
+def private(module, name):
+    """``module.name`` (``name`` may be dotted: ``Class.method``)."""
+    try:
+        found = importlib.import_module(module)
+        for part in name.split('.'):
+            found = getattr(found, part)
+    except (ImportError, AttributeError) as exc:
+        raise UpstreamChanged(
+            'zaqar %s has no %s.%s, which zaqar-delay %s uses (%s); this '
+            'zaqar-delay was checked against zaqar %s'
+            % (version.installed('zaqar'), module, name,
+               version.installed('zaqar-delay'), exc,
+               version.CHECKED_ZAQAR)) from exc
+    return found
