@@ -19,6 +19,13 @@ import requests
 
 TRANSIENT = {429, 500, 502, 503, 504}
 
+# A post's body is '{"messages": [m1, m2, ...]}': ENVELOPE bytes (16)
+# plus each message's JSON and, between two of them, SEPARATOR bytes
+# (json.dumps' ', '). Each message is counted with a separator, so a
+# batch's count is at most SEPARATOR bytes over its true size.
+ENVELOPE = len(json.dumps({'messages': []}))
+SEPARATOR = len(json.dumps([0, 0])) - len(json.dumps([0])) - 1
+
 
 def body_of(text):
     """A body from its text: JSON if it parses, else the text itself."""
@@ -118,14 +125,15 @@ class Poster:
             for row in rows:
                 row = row.asDict() if hasattr(row, 'asDict') else row
                 msg = self.message(row)
-                msg_size = len(json.dumps(msg)) + 2
-                if msg_size + 16 > self.max_post_bytes:
+                msg_size = len(json.dumps(msg)) + SEPARATOR
+                if ENVELOPE + msg_size > self.max_post_bytes:
                     yield _refused(row, 'message is larger than the '
                                    'server accepts in a post (%d bytes)'
                                    % self.max_post_bytes)
                     continue
                 if batch and (len(batch) == self.batch_size or
-                              size + msg_size + 16 > self.max_post_bytes or
+                              ENVELOPE + size + msg_size >
+                              self.max_post_bytes or
                               (row['project'], row['queue']) !=
                               (batch[0][0]['project'], batch[0][0]['queue'])):
                     yield from self._post(session, batch)

@@ -19,11 +19,11 @@ import sys
 
 from pyspark.sql import functions as F
 
-from zaqar_delay.pipeline import auditing
 from zaqar_delay.pipeline import reading
 from zaqar_delay.pipeline import report
 from zaqar_delay.pipeline import schemas
 from zaqar_delay.pipeline import session as spark_session
+from zaqar_delay.pipeline.transforms import audit as transform
 
 
 def run(spark, snapshot, out_dir, hours=24.0, now=None):
@@ -37,17 +37,17 @@ def run(spark, snapshot, out_dir, hours=24.0, now=None):
         now = snapshot.agg(F.max('snapshot_at')).first()[0]
     if now is None:
         raise ValueError('the snapshot is empty and --now is not given')
-    prepared = auditing.prepare(snapshot)
+    prepared = transform.prepare(snapshot)
 
     def path(name):
         return os.path.join(out_dir, name)
 
-    auditing.queues(prepared, now).coalesce(1).write.mode(
+    transform.queues(prepared, now).coalesce(1).write.mode(
         'overwrite').parquet(path('queues'))
-    auditing.forecast(prepared, now, hours).coalesce(1).write.mode(
+    transform.forecast(prepared, now, hours).coalesce(1).write.mode(
         'overwrite').parquet(path('forecast'))
-    for name, table in (('never_deliverable', auditing.never_deliverable),
-                        ('early_claims', auditing.early_claims)):
+    for name, table in (('never_deliverable', transform.never_deliverable),
+                        ('early_claims', transform.early_claims)):
         table(prepared).write.mode('overwrite').parquet(path(name))
     queue_rows = sorted(
         (r.asDict() for r in spark.read.parquet(path('queues')).collect()),

@@ -21,9 +21,9 @@ import time
 
 from zaqar_delay.pipeline import reading
 from zaqar_delay.pipeline import schemas
-from zaqar_delay.pipeline import scheduling
 from zaqar_delay.pipeline import session as spark_session
 from zaqar_delay.pipeline import poster as zaqar_poster
+from zaqar_delay.pipeline.transforms import schedule as transform
 
 Summary = collections.namedtuple(
     'Summary', 'posted rejected per_queue seconds rate')
@@ -39,8 +39,8 @@ def _progress(posted, refused, done, out, interval):
 def run(spark, df, poster, rejects_path, partitions=None, out=sys.stdout,
         progress_interval=10.0, default_project=None):
     """Validate and post ``df``; write rejects; returns a Summary."""
-    validated = scheduling.validate(scheduling.as_text(df, default_project))
-    valid = scheduling.to_post(validated)
+    validated = transform.validate(transform.as_text(df, default_project))
+    valid = transform.to_post(validated)
     if partitions:
         valid = valid.repartition(partitions, 'project', 'queue')
     valid = valid.sortWithinPartitions('project', 'queue')
@@ -66,7 +66,7 @@ def run(spark, df, poster, rejects_path, partitions=None, out=sys.stdout,
     server_rejects = spark.createDataFrame(
         [r for r in results if r['status'] == 'refused'],
         schemas.POST_RESULT).select(*schemas.REJECT.fieldNames())
-    bad = scheduling.rejects(validated).unionByName(server_rejects)
+    bad = transform.rejects(validated).unionByName(server_rejects)
     bad.write.mode('overwrite').json(rejects_path)
     rejected = spark.read.schema(schemas.REJECT).json(rejects_path).count()
 

@@ -4,7 +4,7 @@ from pyspark.sql import types as T
 
 from tests.unit.pipeline import base
 from zaqar_delay.pipeline import schemas
-from zaqar_delay.pipeline import scheduling
+from zaqar_delay.pipeline.transforms import schedule as transform
 
 
 def row(queue='q1', body='{"a": 1}', ttl='600', delay=None,
@@ -15,7 +15,7 @@ def row(queue='q1', body='{"a": 1}', ttl='600', delay=None,
 class ValidateTest(base.SparkTestCase):
 
     def reasons(self, *rows):
-        df = scheduling.validate(scheduling.as_text(
+        df = transform.validate(transform.as_text(
             self.frame(list(rows), schemas.SCHEDULE_TEXT), 'p0'))
         return [r['reason'] for r in df.collect()]
 
@@ -44,7 +44,7 @@ class ValidateTest(base.SparkTestCase):
             row(deliver_at='next tuesday')))
 
     def test_rows_keep_their_project_or_get_the_default(self):
-        df = scheduling.as_text(self.frame(
+        df = transform.as_text(self.frame(
             [row(project='p1'), row()], schemas.SCHEDULE_TEXT), 'p0')
         self.assertEqual(['p1', 'p0'], [r['project'] for r in df.collect()])
 
@@ -52,7 +52,7 @@ class ValidateTest(base.SparkTestCase):
 class ToPostTest(base.SparkTestCase):
 
     def test_types_and_deliver_at_as_unix_seconds(self):
-        df = scheduling.to_post(scheduling.validate(scheduling.as_text(
+        df = transform.to_post(transform.validate(transform.as_text(
             self.frame([row(delay=' 30 '),
                         row(deliver_at='2026-11-22T09:00:00Z'),
                         row(deliver_at='2026-11-22T10:00:00+01:00'),
@@ -75,7 +75,7 @@ class ToPostTest(base.SparkTestCase):
             T.StructField('ttl', T.IntegerType()),
             T.StructField('deliver_at', T.TimestampType())])
         at = datetime.datetime(2026, 11, 22, 9, tzinfo=datetime.timezone.utc)
-        df = scheduling.to_post(scheduling.validate(scheduling.as_text(
+        df = transform.to_post(transform.validate(transform.as_text(
             self.frame([('q1', {'user': 'u1'}, 600, at)], schema))))
         (r,) = df.collect()
         self.assertEqual(('{"user":"u1"}', 600, None, at.timestamp()),

@@ -1,0 +1,3 @@
+"""The console commands of the pipeline: each reads, runs a
+transform and writes (``zaqar-delay-schedule``, ``zaqar-delay-audit``).
+"""
