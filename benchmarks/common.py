@@ -1,21 +1,19 @@
 """What the benchmark scripts share: drivers from a conf, timed calls."""
 
-import random
 import statistics
 import tempfile
-import threading
 import time
 import uuid
 
 from oslo_config import cfg
 from oslo_log import log
-from oslo_utils import timeutils
 from osprofiler import opts as profiler_opts
 from zaqar.conf import default
 from zaqar.conf import drivers
 from zaqar.conf import profiler
 
-from tests.functional import storage
+from tests.common import concurrency
+from tests.fixtures import storage
 
 CLIENT = str(uuid.uuid4())
 PROJECT = 'bench'
@@ -109,48 +107,10 @@ def parallel_claimers(data, queue, messages, claimers, deadline):
 
     Each thread claims 10 and deletes what it got, until every message
     is delivered or ``deadline`` seconds pass. Returns (seconds,
-    delivered, early, double, lost): a delivery is early when it comes
-    before the message's due time (a lower bound, taken before posting),
-    double when another live claim already held the message.
+    delivered, early, double, lost); see ``tests.common.concurrency``.
     """
-    rng = random.Random(7)
-    due = {}
-    for start in range(0, messages, 10):
-        batch = [{'ttl': 600, 'body': start + i,
-                  'delay': rng.choice((0, 1, 2))} for i in range(10)]
-        now = timeutils.utcnow_ts()
-        ids = data.message_controller.post(queue, batch, CLIENT, PROJECT)
-        for mid, msg in zip(ids, batch):
-            due[mid] = now + msg['delay']
-    lock = threading.Lock()
-    held, acked, early, double = set(), set(), [], []
-    started = time.monotonic()
-
-    def claimer():
-        while len(acked) < messages and \
-                time.monotonic() - started < deadline:
-            cid, got = data.claim_controller.create(
-                queue, {'ttl': 600, 'grace': 10}, PROJECT, limit=10)
-            now = timeutils.utcnow_ts()
-            ids = [m['id'] for m in got]
-            with lock:
-                early.extend(mid for mid in ids if due[mid] > now)
-                double.extend(mid for mid in ids if mid in held)
-                held.update(ids)
-            if not ids:
-                time.sleep(0.01)
-                continue
-            for mid in ids:
-                data.message_controller.delete(queue, mid, PROJECT,
-                                               claim=cid)
-            with lock:
-                held.difference_update(ids)
-                acked.update(ids)
-
-    threads = [threading.Thread(target=claimer) for _ in range(claimers)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return (time.monotonic() - started, len(acked), len(early), len(double),
-            len(set(due) - acked))
+    due = concurrency.post_mixed(data, queue, PROJECT, messages, (0, 1, 2))
+    outcome = concurrency.run_claimers(lambda: data, queue, PROJECT, due,
+                                       claimers, deadline)
+    return (outcome.seconds, len(outcome.acked), len(outcome.early),
+            len(outcome.double), len(set(due) - set(outcome.acked)))

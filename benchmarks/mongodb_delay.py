@@ -27,7 +27,7 @@ from zaqar.storage.mongodb import driver as upstream
 from zaqar.storage.mongodb import messages as upstream_messages
 
 from benchmarks import common
-from tests.functional import services
+from tests.fixtures import services
 from zaqar_delay.storage.mongodb import driver as delay_driver
 from zaqar_delay.storage.mongodb import queries
 

@@ -28,7 +28,7 @@ import time
 
 from zaqarclient.queues import client
 
-from zaqar_delay.cmd import devserver
+from tests.fixtures import zaqar_server
 from zaqar_delay.pipeline import session as spark_session
 
 NOW = 1795334400
@@ -155,7 +155,7 @@ def _input(work, n, fmt):
 
 
 def bench_schedule(count, work):
-    stack = devserver.Stack(max_delay=86400).start()
+    stack = zaqar_server.ZaqarServer(max_delay=86400).start()
     try:
         cli = client.Client(stack.url, version=2, conf={
             'auth_opts': {'backend': 'noauth',

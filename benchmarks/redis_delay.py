@@ -17,7 +17,7 @@ import sys
 from zaqar.storage.redis import driver as upstream
 
 from benchmarks import common
-from tests.functional import services
+from tests.fixtures import services
 from zaqar_delay.storage.redis import driver as delay_driver
 
 CONF = """

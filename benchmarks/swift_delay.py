@@ -20,9 +20,9 @@ from zaqar.storage.redis import driver as redis_driver
 from zaqar.storage.swift import driver as upstream
 
 from benchmarks import common
-from tests.functional import openstack
-from tests.functional import services
-from tests.functional.storage.swift import base as swift_base
+from tests.fixtures import openstack
+from tests.fixtures import services
+from tests.fixtures import swift_store
 from zaqar_delay.storage.swift import driver as delay_driver
 
 PROJECT = common.PROJECT
@@ -87,7 +87,7 @@ def main(argv=None):
     parser.add_argument('--sizes', default='0,100,1000')
     args = parser.parse_args(argv)
     stack = services.keystone_swift()
-    conf_text = swift_base.DRIVER_CONF.format(
+    conf_text = swift_store.DRIVER_CONF.format(
         admin=openstack.ADMIN, password=openstack.PASSWORD,
         keystone=stack.keystone, region=openstack.REGION,
         redis=services.redis_server().url) + (

@@ -15,7 +15,8 @@ runs tempest in a fresh workspace:
   fail only what upstream's fails too.
 
 Prints a line per run and exits 1 when a run fails that should not.
-Run from the repository root (it uses the functional tests' fixtures).
+It uses the tests' fixtures: run it with the checkout on ``PYTHONPATH``
+(``tox -e tempest`` does).
 """
 
 import argparse
@@ -25,11 +26,9 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.getcwd())
-
-from tests.functional import openstack  # noqa: E402
-from tests.functional import services  # noqa: E402
-from zaqar_delay.cmd import devserver  # noqa: E402
+from tests.fixtures import openstack
+from tests.fixtures import services
+from tests.fixtures import zaqar_server
 
 SUITES = {'delay': r'^zaqar_delay\.tempest_plugin\.',
           'zaqar': r'^zaqar_tempest_plugin\.tests\.v2\.'}
@@ -123,7 +122,7 @@ def tempest(keystone, regex, concurrency):
 
 
 def run(keystone, backend, regex, concurrency):
-    stack = devserver.Stack(
+    stack = zaqar_server.ZaqarServer(
         message_store=backend, max_delay=MAX_DELAY,
         keystone=keystone.zaqar_auth(),
         **store_options(backend, keystone)).start()

@@ -27,63 +27,6 @@ import urllib.error
 import urllib.request
 import uuid
 
-CONF = """\
-[DEFAULT]
-auth_strategy = {auth_strategy}
-pooling = False
-unreliable = True
-debug = {debug}
-
-[drivers]
-transport = {transport}
-message_store = {message_store}
-management_store = redis
-
-[drivers:transport:{transport}]
-bind = 127.0.0.1
-port = {port}
-
-{message_store_section}
-[drivers:management_store:redis]
-uri = redis://127.0.0.1:{redis_port}?dbid={mgmt_dbid}
-
-[transport]
-max_message_delay = {max_delay}
-
-[delay]
-ttl_shorter_than_delay = {ttl_policy}
-{auth_section}"""
-
-KEYSTONE_AUTH = """
-[keystone_authtoken]
-www_authenticate_uri = {auth_url}
-auth_url = {auth_url}
-auth_type = password
-username = {user}
-password = {password}
-project_name = {project}
-user_domain_name = Default
-project_domain_name = Default
-"""
-
-REDIS_STORE = """[drivers:message_store:redis]
-uri = redis://127.0.0.1:{redis_port}?dbid={dbid}
-"""
-
-MONGODB_STORE = """[drivers:message_store:mongodb]
-uri = {mongodb_url}
-database = {database}
-"""
-
-SWIFT_STORE = """[drivers:message_store:swift]
-uri = {uri}
-auth_url = {auth_url}
-project_domain_name = Default
-user_domain_name = Default
-region_name = {region}
-interface = public
-"""
-
 EXAMPLE = """\
 zaqar-server ({store}) at {url}
 redis-server on 127.0.0.1:{redis_port}: {redis_binary}
@@ -162,91 +105,81 @@ def redis_server_binary():
                      'ships one')
 
 
-def _wait_port(port, deadline, log_path):
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(('127.0.0.1', port), 1).close()
-            return
-        except OSError:
-            time.sleep(0.2)
-    raise RuntimeError('zaqar-server (websocket) not listening; see %s'
-                       % log_path)
+def render(sections):
+    """An ini file's text from {section: {option: value}}."""
+    return ''.join('[%s]\n%s\n' % (name, ''.join(
+        '%s = %s\n' % item for item in options.items()))
+        for name, options in sections.items())
 
 
 class Stack:
     """A redis-server and a zaqar-server using it, on loopback.
 
-    With ``keystone`` (``auth_url``, ``user``, ``password``, ``project``
-    of a service user), the server authenticates with Keystone tokens;
-    otherwise it runs without authentication.
+    The redis-server keeps Zaqar's queues (the management store) and, for
+    the redis stores, the messages; a mongodb store needs
+    ``mongodb_url``. ``sections()`` gives zaqar.conf; a subclass may add
+    to it.
     """
 
     def __init__(self, message_store='redis.delay', max_delay=86400,
-                 ttl_policy='reject', redis_port=None, dbid=0,
-                 log_path=None, debug=False, websocket=False,
-                 mongodb_url=None, swift=None, keystone=None):
+                 mongodb_url=None):
+        if message_store.startswith('mongodb') and not mongodb_url:
+            raise ValueError('%s needs a MongoDB URL' % message_store)
         self.dir = tempfile.mkdtemp(prefix='zaqar-delay-dev-')
         self.processes = []
-        self.redis_port = redis_port
-        self.redis_binary = None    # set when this stack starts one
+        self.redis_port = free_port()
+        self.redis_binary = None
         self.port = free_port()
         self.url = 'http://127.0.0.1:%d' % self.port
-        self.ws_port = free_port() if websocket else None
-        self.ws_url = websocket and 'ws://127.0.0.1:%d' % self.ws_port
         self.conf = os.path.join(self.dir, 'zaqar.conf')
-        self.log_path = log_path or os.path.join(self.dir, 'zaqar.log')
+        self.log_path = os.path.join(self.dir, 'zaqar.log')
         self.store = message_store
+        self.max_delay = max_delay
         self.mongodb_url = mongodb_url
-        self.swift = swift
-        self.keystone = keystone
-        self._settings = dict(message_store=message_store,
-                              max_delay=max_delay, ttl_policy=ttl_policy,
-                              dbid=dbid, mgmt_dbid=dbid + 1, debug=debug)
+
+    def sections(self, transport, port):
+        """zaqar.conf of the server for ``transport`` on ``port``."""
+        redis_uri = 'redis://127.0.0.1:%d' % self.redis_port
+        backend = self.store.split('.')[0]
+        store = {'uri': redis_uri + '?dbid=0'}
+        if backend == 'mongodb':
+            store = {'uri': self.mongodb_url,
+                     'database': 'zaqar_dev_%d' % self.port}
+        return {
+            'DEFAULT': {'pooling': 'False', 'unreliable': 'True'},
+            'drivers': {'transport': transport,
+                        'message_store': self.store,
+                        'management_store': 'redis'},
+            'drivers:transport:' + transport: {'bind': '127.0.0.1',
+                                               'port': port},
+            'drivers:message_store:' + backend: store,
+            'drivers:management_store:redis': {'uri': redis_uri +
+                                               '?dbid=1'},
+            'transport': {'max_message_delay': self.max_delay},
+        }
+
+    def servers(self):
+        """(conf path, transport, port) of each zaqar-server to start."""
+        return [(self.conf, 'wsgi', self.port)]
 
     def start(self, timeout=60):
         try:
-            if self.redis_port is None:
-                self.redis_port = free_port()
-                self.redis_binary = redis_server_binary()
-                self._spawn([self.redis_binary, '--bind', '127.0.0.1',
-                             '--port', str(self.redis_port), '--save', '',
-                             '--appendonly', 'no', '--dir', self.dir],
-                            subprocess.DEVNULL)
+            self.redis_binary = redis_server_binary()
+            self._spawn([self.redis_binary, '--bind', '127.0.0.1',
+                         '--port', str(self.redis_port), '--save', '',
+                         '--appendonly', 'no', '--dir', self.dir],
+                        subprocess.DEVNULL)
             self._log = open(self.log_path, 'ab')
-            self._serve(self.conf, 'wsgi', self.port)
-            if self.ws_port:
-                self._serve(self.conf + '.ws', 'websocket', self.ws_port)
+            for path, transport, port in self.servers():
+                with open(path, 'w') as conf:
+                    conf.write(render(self.sections(transport, port)))
+                self._spawn([_binary('zaqar-server'), '--config-file',
+                             path], self._log)
             self._wait_ready(timeout)
         except BaseException:
             self.stop()
             raise
         return self
-
-    def _message_store_section(self):
-        if self.store.startswith('swift'):
-            if not self.swift:
-                raise ValueError('%s needs Swift settings (uri, auth_url, '
-                                 'region)' % self.store)
-            return SWIFT_STORE.format(**self.swift)
-        if self.store.startswith('mongodb'):
-            if not self.mongodb_url:
-                raise ValueError('%s needs a MongoDB URL' % self.store)
-            return MONGODB_STORE.format(
-                mongodb_url=self.mongodb_url,
-                database='zaqar_dev_%d' % self.port)
-        return REDIS_STORE.format(redis_port=self.redis_port,
-                                  dbid=self._settings['dbid'])
-
-    def _serve(self, path, transport, port):
-        with open(path, 'w') as conf:
-            conf.write(CONF.format(
-                port=port, redis_port=self.redis_port, transport=transport,
-                message_store_section=self._message_store_section(),
-                auth_strategy='keystone' if self.keystone else '',
-                auth_section=KEYSTONE_AUTH.format(**self.keystone)
-                if self.keystone else '', **self._settings))
-        self._spawn([_binary('zaqar-server'), '--config-file', path],
-                    self._log)
 
     def _spawn(self, argv, output):
         # In a session of their own: a Ctrl-C in the terminal reaches
@@ -255,6 +188,10 @@ class Stack:
             argv, stdout=output, stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL, preexec_fn=die_with_parent,
             start_new_session=True))
+
+    def ready(self, reply_status):
+        """Whether a ping that got ``reply_status`` finds the server up."""
+        return reply_status == 204
 
     def _wait_ready(self, timeout):
         deadline = time.monotonic() + timeout
@@ -267,19 +204,16 @@ class Stack:
                         process.args[0], self.log_path))
             try:
                 with urllib.request.urlopen(ping, timeout=2) as reply:
-                    if reply.status == 204:
-                        break
+                    status = reply.status
             except urllib.error.HTTPError as exc:
-                if exc.code == 401 and self.keystone:   # up, wants a token
-                    break
-                time.sleep(0.2)
+                status = exc.code
             except OSError:
-                time.sleep(0.2)
-        else:
-            raise RuntimeError('zaqar-server not ready in %ss; see %s'
-                               % (timeout, self.log_path))
-        if self.ws_port:
-            _wait_port(self.ws_port, deadline, self.log_path)
+                status = None
+            if status and self.ready(status):
+                return deadline
+            time.sleep(0.2)
+        raise RuntimeError('zaqar-server not ready in %ss; see %s'
+                           % (timeout, self.log_path))
 
     def stop(self):
         terminate(list(reversed(self.processes)))

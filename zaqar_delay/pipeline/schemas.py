@@ -23,18 +23,10 @@ POST_RESULT = T.StructType([
 
 #: An export record (``zaqar-delay-manage export``); times are UNIX
 #: seconds.
-SNAPSHOT = T.StructType([
-    T.StructField('project', T.StringType()),
-    T.StructField('queue', T.StringType()),
-    T.StructField('id', T.StringType()),
-    T.StructField('created', T.DoubleType()),
-    T.StructField('ttl', T.LongType()),
-    T.StructField('expires', T.DoubleType()),
-    T.StructField('due', T.DoubleType()),
-    T.StructField('delay', T.DoubleType()),
-    T.StructField('claim_id', T.StringType()),
-    T.StructField('claimed_at', T.DoubleType()),
-    T.StructField('claim_expires', T.DoubleType()),
-    T.StructField('claim_count', T.LongType()),
-    T.StructField('snapshot_at', T.DoubleType()),
-])
+SNAPSHOT = T.StructType([T.StructField(name, kind()) for name, kind in (
+    ('project', T.StringType), ('queue', T.StringType),
+    ('id', T.StringType), ('created', T.DoubleType), ('ttl', T.LongType),
+    ('expires', T.DoubleType), ('due', T.DoubleType),
+    ('delay', T.DoubleType), ('claim_id', T.StringType),
+    ('claimed_at', T.DoubleType), ('claim_expires', T.DoubleType),
+    ('claim_count', T.LongType), ('snapshot_at', T.DoubleType))])

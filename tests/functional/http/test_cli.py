@@ -1,159 +1,19 @@
-"""The ``openstack messaging`` commands a user types, against a real
-zaqar-server that authenticates with a real Keystone.
-
-One suite, run once per backend. Every command is a separate
-``openstack`` process, as at a shell. .stestr.conf runs these tests in
-their own worker (one Keystone for them all).
+"""The ``openstack messaging`` suite on ``redis.delay`` and
+``mongodb.delay``. .stestr.conf runs these tests in their own worker (one
+Keystone for them all).
 """
-
-import json
-import os
-import subprocess
-import sys
-import time
-import uuid
 
 import testtools
 
-from tests.functional import openstack
-from tests.functional import services
-from zaqar_delay.cmd import devserver
-
-USERS = ('cli-alice', 'cli-bob')
+from tests.common import cli
+from tests.fixtures import services
 
 
-def _users(keystone):
-    """Two users, each with a project of their own (made once)."""
-    if not getattr(keystone, 'cli_users', None):
-        keystone.cli_users = {name: keystone.user(name, name + '-project')
-                              for name in USERS}
-    return keystone.cli_users
-
-
-class OpenstackCliTests:
-    store = None
-    delay = 3   # seconds; each command is a process of 2-5 s
-
-    @classmethod
-    def stack_options(cls):
-        return {}
-
-    @classmethod
-    def setUpClass(cls):
-        super().setUpClass()
-        cls.keystone = services.keystone()
-        cls.passwords = _users(cls.keystone)
-        cls.stack = devserver.Stack(
-            message_store=cls.store, max_delay=3600,
-            keystone=cls.keystone.zaqar_auth(),
-            **cls.stack_options()).start()
-        cls.keystone.point('messaging', cls.stack.url, 'zaqar')
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.stack.cleanup()
-        super().tearDownClass()
-
-    def setUp(self):
-        super().setUp()
-        self.queue = 'cli-' + uuid.uuid4().hex[:8]
-
-    def openstack(self, *argv, user=USERS[0], fails=False):
-        env = dict(os.environ, OS_AUTH_URL=self.keystone.keystone + '/v3',
-                   OS_USERNAME=user, OS_PASSWORD=self.passwords[user],
-                   OS_PROJECT_NAME=user + '-project',
-                   OS_USER_DOMAIN_ID='default',
-                   OS_PROJECT_DOMAIN_ID='default',
-                   OS_REGION_NAME=openstack.REGION,
-                   OS_IDENTITY_API_VERSION='3',
-                   OS_MESSAGE_CLIENT_ID=str(uuid.uuid4()))
-        command = os.path.join(os.path.dirname(sys.executable), 'openstack')
-        proc = subprocess.run([command, 'messaging'] + list(argv), env=env,
-                              capture_output=True, text=True, timeout=120)
-        if fails:
-            self.assertNotEqual(0, proc.returncode, proc.stdout)
-            return proc.stderr
-        self.assertEqual(0, proc.returncode, proc.stderr)
-        return json.loads(proc.stdout) if '-f' in argv else proc.stdout
-
-    def bodies(self, rows, key='Body'):
-        return sorted(row[key] for row in rows)
-
-    def test_a_delayed_queue_at_the_command_line(self):
-        self.openstack('queue', 'create', self.queue)
-        self.openstack('queue', 'set', 'metadata', self.queue, json.dumps(
-            {'_default_message_delay': 3600}))
-        self.openstack('message', 'post', self.queue, json.dumps(
-            [{'body': 'later', 'ttl': 7200},
-             {'body': 'now', 'ttl': 300, 'delay': 0}]))
-        claimed = self.openstack('claim', 'create', self.queue, '--limit',
-                                 '10', '-f', 'json')
-        self.assertEqual(['now'], self.bodies(claimed, 'Messages'))
-        listed = self.openstack('message', 'list', self.queue, '--echo',
-                                '--include-delayed', '-f', 'json')
-        self.assertEqual(['later'], self.bodies(listed))
-        stats = self.openstack('queue', 'stats', self.queue, '-f', 'json')
-        counts = stats['Stats']['messages']
-        self.assertEqual((2, 1, 1), (counts['total'], counts['claimed'],
-                                     counts['delayed']))
-        # A short delay comes due: claim until it comes, never before.
-        posting = time.time()
-        self.openstack('message', 'post', self.queue, json.dumps(
-            [{'body': 'soon', 'ttl': 300, 'delay': self.delay}]))
-        deadline = time.time() + self.delay + 60
-        while not claimed or claimed[0]['Messages'] != 'soon':
-            self.assertLess(time.time(), deadline, 'soon never came')
-            claimed = self.openstack('claim', 'create', self.queue,
-                                     '--limit', '10', '-f', 'json')
-        self.assertEqual(['soon'], self.bodies(claimed, 'Messages'))
-        # (Zaqar's clock counts whole seconds: up to 1 s of slack)
-        self.assertGreaterEqual(time.time(), posting + self.delay - 1)
-
-    def test_bad_input_is_refused_with_a_reason(self):
-        self.openstack('queue', 'create', self.queue)
-        errors = [
-            self.openstack('queue', 'set', 'metadata', self.queue,
-                           '{"_default_message_delay": "soon"}', fails=True),
-            self.openstack('queue', 'set', 'metadata', self.queue,
-                           '{"_default_message_delay": 7200}', fails=True),
-        ]
-        self.openstack('queue', 'set', 'metadata', self.queue,
-                       '{"_default_message_delay": 60}')
-        errors += [
-            self.openstack('message', 'post', self.queue,
-                           '[{"body": 1, "ttl": 300, "delay": -1}]',
-                           fails=True),
-            self.openstack('message', 'post', self.queue,
-                           '[{"body": 1, "ttl": 100, "delay": 200}]',
-                           fails=True),
-        ]
-        reasons = ['_default_message_delay must be integer',
-                   'can not exceed 3600 seconds',
-                   'must be at least 0 seconds',
-                   'ttl longer than its delay']
-        for error, reason in zip(errors, reasons):
-            self.assertIn('Code: 400', error)
-            self.assertIn(reason, error)
-            self.assertNotIn('Traceback', error)
-
-    def test_projects_do_not_see_each_other(self):
-        self.openstack('queue', 'create', self.queue)
-        self.openstack('message', 'post', self.queue,
-                       '[{"body": "mine", "ttl": 300}]')
-        self.openstack('queue', 'create', self.queue, user=USERS[1])
-        stats = self.openstack('queue', 'stats', self.queue, '-f', 'json',
-                               user=USERS[1])
-        self.assertEqual(0, stats['Stats']['messages']['total'])
-        self.assertEqual([], self.openstack(
-            'message', 'list', self.queue, '--include-delayed', '-f',
-            'json', user=USERS[1]))
-
-
-class RedisDelayCliTest(OpenstackCliTests, testtools.TestCase):
+class RedisDelayCliTest(cli.OpenstackCliTests, testtools.TestCase):
     store = 'redis.delay'
 
 
-class MongoDelayCliTest(OpenstackCliTests, testtools.TestCase):
+class MongoDelayCliTest(cli.OpenstackCliTests, testtools.TestCase):
     store = 'mongodb.delay'
 
     @classmethod

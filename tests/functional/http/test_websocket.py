@@ -12,7 +12,7 @@ import testtools
 import websocket
 from zaqarclient.queues import client
 
-from zaqar_delay.cmd import devserver
+from tests.fixtures import zaqar_server
 
 
 class WebsocketPostTest(testtools.TestCase):
@@ -20,7 +20,7 @@ class WebsocketPostTest(testtools.TestCase):
     @classmethod
     def setUpClass(cls):
         super().setUpClass()
-        cls.stack = devserver.Stack(websocket=True).start()
+        cls.stack = zaqar_server.ZaqarServer(websocket=True).start()
 
     @classmethod
     def tearDownClass(cls):

@@ -13,7 +13,7 @@ import time
 import testtools
 from zaqarclient.queues import client
 
-from zaqar_delay.cmd import devserver
+from tests.fixtures import zaqar_server
 from zaqar_delay.cmd import manage
 
 # Seconds; the test claims until everything deliverable has come, and
@@ -32,8 +32,8 @@ class PipelineEndToEndTest(testtools.TestCase):
         super().setUp()
         # ttl shorter than delay is accepted here, so that the audit has
         # never-deliverable messages to find.
-        self.stack = devserver.Stack(max_delay=3600,
-                                     ttl_policy='accept').start()
+        self.stack = zaqar_server.ZaqarServer(max_delay=3600,
+                                              ttl_policy='accept').start()
         self.addCleanup(self.stack.cleanup)
         self.dir = tempfile.mkdtemp(prefix='zaqar-delay-e2e-')
         self.addCleanup(shutil.rmtree, self.dir, True)

@@ -2,18 +2,19 @@
 
 from zaqar.tests import base as zaqar_base
 
-from tests.functional.storage import concurrency
-from tests.functional.storage.mongodb import base
+from tests.common import concurrency
+from tests.fixtures import mongodb_store
 
 
 class MongoConcurrentClaimersTest(concurrency.ConcurrentClaimers,
-                                  base.MongoMixin, zaqar_base.TestBase):
-    config_file = base.CONF
+                                  mongodb_store.MongoMixin,
+                                  zaqar_base.TestBase):
+    config_file = mongodb_store.CONF
     messages = 600
 
     def setUp(self):
         super().setUp()
-        self.control, self.data = base.drivers(self.conf)
+        self.control, self.data = mongodb_store.drivers(self.conf)
 
     def _driver(self):
         return self.control, self.data

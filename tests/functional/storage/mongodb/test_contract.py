@@ -3,17 +3,17 @@
 from zaqar.storage.mongodb import driver as upstream_driver
 from zaqar.tests.unit.storage import base
 
-from tests.functional.storage import contract
-from tests.functional.storage.mongodb import base as mongo_base
+from tests.common import contract
+from tests.fixtures import mongodb_store
 from zaqar_delay.storage.mongodb import claims
 from zaqar_delay.storage.mongodb import driver
 from zaqar_delay.storage.mongodb import messages
 
 
-class _Driver(mongo_base.MongoMixin):
+class _Driver(mongodb_store.MongoMixin):
     driver_class = driver.DataDriver
     control_driver_class = upstream_driver.ControlDriver
-    config_file = mongo_base.CONF
+    config_file = mongodb_store.CONF
 
 
 class MongoDelayMessagesTest(_Driver, base.MessageControllerTest):

@@ -6,7 +6,7 @@ import uuid
 from oslo_utils import timeutils
 from zaqar.storage.mongodb import driver as upstream_driver
 
-from tests.functional.storage.mongodb import test_delays
+from tests.fixtures import mongodb_store
 from zaqar_delay.cmd import manage
 from zaqar_delay.storage.mongodb import queries
 
@@ -14,7 +14,7 @@ PROJECT = 'p1'
 CLIENT = str(uuid.uuid4())
 
 
-class MigrateTest(test_delays.MongoDelayTestBase):
+class MigrateTest(mongodb_store.DelayTestBase):
 
     def setUp(self):
         super().setUp()

@@ -22,8 +22,8 @@ import testtools
 from zaqar.storage.mongodb import driver as upstream_driver
 from zaqar.tests import base as zaqar_base
 
-from tests.functional import services
-from tests.functional.storage.mongodb import base
+from tests.fixtures import services
+from tests.fixtures import mongodb_store
 from zaqar_delay.storage.mongodb import queries
 
 DELAYED, CLAIMED, READY = 10000, 50, 5
@@ -39,8 +39,8 @@ def _index(stage):
     return 'COLLSCAN'
 
 
-class QueryPlanTest(base.MongoMixin, zaqar_base.TestBase):
-    config_file = base.CONF
+class QueryPlanTest(mongodb_store.MongoMixin, zaqar_base.TestBase):
+    config_file = mongodb_store.CONF
 
     @classmethod
     def setUpClass(cls):
@@ -62,7 +62,7 @@ class QueryPlanTest(base.MongoMixin, zaqar_base.TestBase):
         self.now = timeutils.utcnow_ts()
 
     def _fill(self):
-        control, data = base.drivers(
+        control, data = mongodb_store.drivers(
             self.conf, control_driver=upstream_driver.ControlDriver)
         queue = 'q-' + uuid.uuid4().hex[:8]
         control.queue_controller.create(queue, project=PROJECT)

@@ -2,13 +2,13 @@
 
 from zaqar.tests import base as zaqar_base
 
-from tests.functional.storage import concurrency
-from tests.functional.storage.redis import base
+from tests.common import concurrency
+from tests.fixtures import redis_store
 
 
 class RedisConcurrentClaimersTest(concurrency.ConcurrentClaimers,
-                                  base.RedisMixin, zaqar_base.TestBase):
-    config_file = base.CONF
+                                  redis_store.RedisMixin, zaqar_base.TestBase):
+    config_file = redis_store.CONF
 
     def _driver(self):
-        return base.drivers(self.conf)
+        return redis_store.drivers(self.conf)

@@ -9,17 +9,17 @@ The ``redis.delay://`` pool URI is tested in test_pooled.py instead.
 from zaqar.storage.redis import driver as upstream_driver
 from zaqar.tests.unit.storage import base
 
-from tests.functional.storage import contract
-from tests.functional.storage.redis import base as redis_base
+from tests.common import contract
+from tests.fixtures import redis_store
 from zaqar_delay.storage.redis import claims
 from zaqar_delay.storage.redis import driver
 from zaqar_delay.storage.redis import messages
 
 
-class _Driver(redis_base.RedisMixin):
+class _Driver(redis_store.RedisMixin):
     driver_class = driver.DataDriver
     control_driver_class = upstream_driver.ControlDriver
-    config_file = redis_base.CONF
+    config_file = redis_store.CONF
 
 
 class RedisDelayMessagesTest(contract.CollectedExpiryTest, _Driver,

@@ -2,25 +2,14 @@
 
 from oslo_utils import timeutils
 from oslo_utils import uuidutils
-from zaqar.storage import pipeline
-from zaqar.tests import base as zaqar_base
 
-from tests.functional.storage import behaviour
-from tests.functional.storage.redis import base
+from tests.common import behaviour
+from tests.fixtures import redis_store
 from zaqar_delay.storage.redis import keys
 
 
-class RedisDelayTestBase(base.RedisMixin, zaqar_base.TestBase):
-    config_file = base.CONF
-
-    def setUp(self):
-        super().setUp()
-        self.control, self.driver = base.drivers(self.conf)
-        self.queues = pipeline.DataDriver(self.conf, self.driver,
-                                          self.control).queue_controller
-
-
-class RedisDelayBehaviourTest(behaviour.DelayBehaviour, RedisDelayTestBase):
+class RedisDelayBehaviourTest(behaviour.DelayBehaviour,
+                              redis_store.DelayTestBase):
 
     def test_claim_retry_returns_the_same_claim(self):
         ids = self.post(0, 0, 0)

@@ -7,7 +7,7 @@ from oslo_utils import timeutils
 from zaqar.storage import pipeline
 from zaqar.storage.redis import driver as upstream_driver
 
-from tests.functional.storage.redis import test_delays
+from tests.fixtures import redis_store
 from zaqar_delay.cmd import manage
 from zaqar_delay.storage.redis import keys
 
@@ -15,7 +15,7 @@ PROJECT = 'p1'
 CLIENT = str(uuid.uuid4())
 
 
-class MigrateTest(test_delays.RedisDelayTestBase):
+class MigrateTest(redis_store.DelayTestBase):
 
     def setUp(self):
         super().setUp()

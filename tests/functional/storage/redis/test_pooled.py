@@ -6,18 +6,18 @@ import redis
 from zaqar.storage import utils as storage_utils
 from zaqar.tests import base as zaqar_base
 
-from tests.functional.storage.redis import base
+from tests.fixtures import redis_store
 from zaqar_delay.storage.redis import driver
 from zaqar_delay.storage.redis import keys
 
 POOL_DB = 7
 
 
-class PoolUriTest(base.RedisMixin, zaqar_base.TestBase):
-    config_file = base.CONF
+class PoolUriTest(redis_store.RedisMixin, zaqar_base.TestBase):
+    config_file = redis_store.CONF
 
     def test_pool_uri_selects_the_driver_and_its_database(self):
-        control, _ = base.drivers(self.conf)
+        control, _ = redis_store.drivers(self.conf)
         port = self.redis.connection_pool.connection_kwargs['port']
         uri = 'redis.delay://127.0.0.1:%d?dbid=%d' % (port, POOL_DB)
 

@@ -2,19 +2,19 @@
 
 from zaqar.tests import base as zaqar_base
 
-from tests.functional.storage import concurrency
-from tests.functional.storage.swift import base
+from tests.common import concurrency
+from tests.fixtures import swift_store
 
 
 class SwiftConcurrentClaimersTest(concurrency.ConcurrentClaimers,
-                                  base.SwiftMixin, zaqar_base.TestBase):
-    config_file = base.CONF
+                                  swift_store.SwiftMixin, zaqar_base.TestBase):
+    config_file = swift_store.CONF
     messages = 60
     claim_seconds = 180
 
     def setUp(self):
         super().setUp()
-        self.control, self.data = base.drivers(self.conf)
+        self.control, self.data = swift_store.drivers(self.conf)
 
     def _driver(self):
         return self.control, self.data

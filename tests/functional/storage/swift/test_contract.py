@@ -3,17 +3,17 @@
 from zaqar.storage.redis import driver as redis_driver
 from zaqar.tests.unit.storage import base
 
-from tests.functional.storage import contract
-from tests.functional.storage.swift import base as swift_base
+from tests.common import contract
+from tests.fixtures import swift_store
 from zaqar_delay.storage.swift import claims
 from zaqar_delay.storage.swift import driver
 from zaqar_delay.storage.swift import messages
 
 
-class _Driver(swift_base.SwiftMixin):
+class _Driver(swift_store.SwiftMixin):
     driver_class = driver.DataDriver
     control_driver_class = redis_driver.ControlDriver
-    config_file = swift_base.CONF
+    config_file = swift_store.CONF
 
 
 class SwiftDelayMessagesTest(_Driver, base.MessageControllerTest):

@@ -6,16 +6,16 @@ They sit with the swift tests so that they share their Keystone and Swift.
 
 import testtools
 
-from tests.functional.http import test_cli
-from tests.functional.http import test_zaqarclient
-from tests.functional import services
+from tests.common import cli
+from tests.common import zaqarclient
+from tests.fixtures import services
 
 
 def swift_options():
     return {'swift': services.keystone_swift().swift_store()}
 
 
-class SwiftDelayZaqarClientTest(test_zaqarclient.ZaqarClientTests,
+class SwiftDelayZaqarClientTest(zaqarclient.ZaqarClientTests,
                                 testtools.TestCase):
     store = 'swift.delay'
     delay = 4   # several Swift requests a step
@@ -25,7 +25,7 @@ class SwiftDelayZaqarClientTest(test_zaqarclient.ZaqarClientTests,
         return swift_options()
 
 
-class SwiftDelayCliTest(test_cli.OpenstackCliTests, testtools.TestCase):
+class SwiftDelayCliTest(cli.OpenstackCliTests, testtools.TestCase):
     store = 'swift.delay'
     delay = 5   # several Swift requests a step
 

@@ -6,14 +6,14 @@ import uuid
 from oslo_utils import timeutils
 from zaqar.storage.swift import driver as upstream_driver
 
-from tests.functional.storage.swift import test_delays
+from tests.fixtures import swift_store
 from zaqar_delay.cmd import manage
 from zaqar_delay.storage.swift import index as idx
 
 CLIENT = str(uuid.uuid4())
 
 
-class MigrateTest(test_delays.SwiftDelayTestBase):
+class MigrateTest(swift_store.DelayTestBase):
 
     def setUp(self):
         super().setUp()

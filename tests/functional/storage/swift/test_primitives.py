@@ -13,8 +13,8 @@ import uuid
 import swiftclient
 import testtools
 
-from tests.functional import openstack
-from tests.functional import services
+from tests.fixtures import openstack
+from tests.fixtures import services
 
 
 class SwiftPrimitivesTest(testtools.TestCase):

@@ -11,11 +11,11 @@ from unittest import mock
 import fixtures
 import mongomock
 import pymongo
-from zaqar.storage import pipeline
 from zaqar.tests import base as zaqar_base
 
-from tests.functional.storage import behaviour
-from tests.functional.storage.mongodb import base
+from tests.common import behaviour
+from tests.fixtures import mongodb_store
+from tests.fixtures import storage
 
 CONF = """
 [DEFAULT]
@@ -45,7 +45,7 @@ class _Client(mongomock.MongoClient):
         return {'version': '7.0.0', 'versionArray': [7, 0, 0, 0]}
 
 
-class MongomockTestBase(zaqar_base.TestBase):
+class MongomockTestBase(storage.DelayDrivers, zaqar_base.TestBase):
 
     def setUp(self):
         folder = self.useFixture(fixtures.TempDir()).path
@@ -57,9 +57,9 @@ class MongomockTestBase(zaqar_base.TestBase):
             'zaqar.storage.mongodb.driver.pymongo.MongoClient',
             mock.Mock(return_value=server)))
         super().setUp()
-        self.control, self.driver = base.drivers(self.conf)
-        self.queues = pipeline.DataDriver(self.conf, self.driver,
-                                          self.control).queue_controller
+
+    def make_drivers(self, conf):
+        return mongodb_store.drivers(conf)
 
 
 class MongomockBehaviourTest(behaviour.DelayBehaviour, MongomockTestBase):
