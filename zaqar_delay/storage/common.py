@@ -9,6 +9,7 @@ from zaqar.storage import errors
 
 from zaqar_delay import delay
 from zaqar_delay import opts
+from zaqar_delay import push
 
 # What a migration found in a batch of messages, by state.
 Counts = collections.namedtuple('Counts', 'ready waiting claimed gone')
@@ -21,16 +22,27 @@ class DelaySettings:
     ``driver.delay_conf`` (``[delay]``) and ``driver.max_delay``
     (``[transport] max_message_delay``). The message and claim
     controllers are the driver's ``message_class`` and ``claim_class``;
-    every other controller is upstream's.
+    every other controller is upstream's. ``pushes`` tells whether the
+    store keeps pending pushes (zaqar-delay's notifier stage is in the
+    message pipeline); ``push_store`` (``push_class``) gives them to a
+    dispatcher.
     """
 
-    message_class = claim_class = None
+    message_class = claim_class = push_class = None
 
     def __init__(self, conf, cache, control_driver):
         opts.register_opts(conf)
         self.delay_conf = conf[opts.GROUP]
         self.max_delay = conf[transport.GROUP_NAME].max_message_delay
+        self.pushes = push.enabled(conf) and self.push_class is not None
         super().__init__(conf, cache, control_driver)
+
+    @decorators.lazy_property(write=False)
+    def push_store(self):
+        if self.push_class is None:
+            raise NotImplementedError('%s keeps no pending pushes'
+                                      % type(self).__name__)
+        return self.push_class(self)
 
     @decorators.lazy_property(write=False)
     def message_controller(self):

@@ -14,6 +14,7 @@ from zaqar.storage.redis import driver as upstream_driver
 from zaqar_delay.storage import common
 from zaqar_delay.storage.redis import claims
 from zaqar_delay.storage.redis import messages
+from zaqar_delay.storage.redis import pushes
 from zaqar_delay.storage.redis import scripting
 from zaqar_delay.storage.redis import upstream
 
@@ -38,6 +39,7 @@ class DataDriver(common.DelaySettings, upstream_driver.DataDriver):
 
     message_class = messages.MessageController
     claim_class = claims.ClaimController
+    push_class = pushes.Pushes
 
     @decorators.lazy_property(write=False)
     def connection(self):

@@ -32,6 +32,8 @@ class Index(collections.namedtuple(
 
 
 RANK_COUNTER = 'rank_counter'       # upstream: next rank of the queue
+# The store's pending pushes (one set for every queue): due time -> push.
+PUSHES = 'zaqar_delay.pushes'
 CLAIMS = 'claims'                   # upstream: claim expiry -> claim id
 CLAIM_MESSAGES = 'messages'         # upstream: messages.<claim id>, a list
 
@@ -51,3 +53,15 @@ def claim(queue, project, claim_id):
     return [utils.scope_claims_set(queue, project, CLAIMS),
             claim_id,
             utils.scope_claim_messages(claim_id, CLAIM_MESSAGES)]
+
+
+def push(message_id, queue, project):
+    """A pending push: ``<message id>.<queue>.<project>`` (ids and queue
+    names have no dot; the project is last and may have any)."""
+    return '%s.%s.%s' % (message_id, queue, project or '')
+
+
+def unpush(member):
+    """(message id, queue, project) of a pending push."""
+    message_id, queue, project = member.split('.', 2)
+    return message_id, queue, project or None

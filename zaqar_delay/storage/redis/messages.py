@@ -42,6 +42,13 @@ class MessageController(upstream_messages.MessageController):
     ``<project>.<queue>.delay.claim_expiry``    claim expiry       claimed
     ==========================================  =================  ==========
 
+    With zaqar-delay's notifier stage, one more sorted set per store,
+    ``zaqar_delay.pushes``, holds the pushes to subscribers still to make:
+    a delayed message's ``<id>.<queue>.<project>`` scored by its due time,
+    written by the post script. A dispatcher takes the due ones
+    (``push_take.lua``), rescoring them at its lease expiry, and removes
+    each once pushed (``pushes.Pushes``).
+
     A claim takes the lowest ranks of ``ready``; a default list page is a
     range of ``ready`` after the marker rank; with ``include_claimed`` or
     ``include_delayed`` the ``claimed`` or ``waiting`` range is merged in.
@@ -78,7 +85,8 @@ class MessageController(upstream_messages.MessageController):
         checksums = self.driver.conf.enable_checksum
 
         ids = [uuidutils.generate_uuid() for _ in messages]
-        args = [self._now()]
+        pushed = keys.push('', queue, project) if self.driver.pushes else ''
+        args = [self._now(), pushed]
         for msg, msg_delay in zip(messages, delays):
             body = msg.get('body', {})
             checksum = s_utils.get_checksum(body) if checksums else None
@@ -86,7 +94,8 @@ class MessageController(upstream_messages.MessageController):
                      checksum or '']
 
         self._post(list(keys.index(queue, project)) +
-                   [keys.rank_counter(queue, project)] + ids, args)
+                   [keys.rank_counter(queue, project), keys.PUSHES] + ids,
+                   args)
         return ids
 
     def _marker_rank(self, queue, project, marker):

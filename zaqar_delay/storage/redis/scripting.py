@@ -23,8 +23,12 @@ def source(name):
 class Scripts:
     """The registered scripts of one redis client, by name."""
 
-    NAMES = ('post', 'claim', 'renew', 'release', 'delete', 'list',
+    # Scripts on one queue's index (each includes index.lua), and on
+    # the store as a whole.
+    QUEUE = ('post', 'claim', 'renew', 'release', 'delete', 'list',
              'reindex', 'dead_letter')
+    STORE = ('push_take',)
+    NAMES = QUEUE + STORE
 
     def __init__(self, client):
         self._scripts = {name: client.register_script(source(name))

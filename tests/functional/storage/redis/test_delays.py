@@ -34,8 +34,9 @@ class RedisDelayBehaviourTest(behaviour.DelayBehaviour,
     def test_post_retry_changes_nothing(self):
         mid = uuidutils.generate_uuid()
         post_keys = list(keys.index(self.queue, behaviour.PROJECT)) + [
-            keys.rank_counter(self.queue, behaviour.PROJECT), mid]
-        post_args = [timeutils.utcnow_ts(), 3600, 0, behaviour.CLIENT,
+            keys.rank_counter(self.queue, behaviour.PROJECT), keys.PUSHES,
+            mid]
+        post_args = [timeutils.utcnow_ts(), '', 3600, 0, behaviour.CLIENT,
                      b'\x01', '']
         self.messages._post(post_keys, post_args)
         self.assertEqual([mid], self.claim()[1])

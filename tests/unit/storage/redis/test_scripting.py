@@ -31,7 +31,7 @@ class ScriptsTest(testtools.TestCase):
     def test_index_keys_are_named_once_and_never_shadowed(self):
         names = keys.Index._fields + ('own_sets', 'index_sets')
         shadow = re.compile(r'\blocal (?:function )?([\w, ]+?)\s*(?:=|\()')
-        for name in scripting.Scripts.NAMES:
+        for name in scripting.Scripts.QUEUE:
             body = scripting.source(name).split('--]]', 1)[1]
             binding = ('local messages, ready, waiting, due, claimed, '
                        'claim_expiry =\n    KEYS[1], KEYS[2], KEYS[3], '

@@ -3,10 +3,13 @@ post: store messages and index them, in one atomic step.
 
 KEYS[1..6]  queue index keys (see index.lua)
 KEYS[7]     <project>.<queue>.rank_counter   string, next rank
-KEYS[8..]   one message hash key (the message id) per message
+KEYS[8]     zaqar_delay.pushes               zset due time -> push
+KEYS[9..]   one message hash key (the message id) per message
 
 ARGV[1]     now (unix seconds)
-ARGV[2..]   five per message: ttl, delay (seconds), client uuid,
+ARGV[2]     push suffix: '.<queue>.<project>' when delayed messages are
+            to be pushed to subscribers when due, else ''
+ARGV[3..]   five per message: ttl, delay (seconds), client uuid,
             body (msgpack), checksum ('' for none)
 
 A message whose hash already exists is left as it is, so that a retry
@@ -15,14 +18,15 @@ Returns the rank of the first message.
 --]]
 --- @include "index"
 local now = tonumber(ARGV[1])
+local push_suffix = ARGV[2]
 
-local rank_counter = KEYS[7]
+local rank_counter, pushes = KEYS[7], KEYS[8]
 local rank = tonumber(redis.call('GET', rank_counter) or 1)
 local first_rank = rank
 
-for i = 8, #KEYS do
+for i = 9, #KEYS do
     local mid = KEYS[i]
-    local base = 1 + (i - 8) * 5
+    local base = 2 + (i - 9) * 5
     if redis.call('EXISTS', mid) == 0 then
         local ttl = tonumber(ARGV[base + 1])
         local due_at = now + tonumber(ARGV[base + 2])
@@ -40,6 +44,9 @@ for i = 8, #KEYS do
         if due_at > now then
             redis.call('ZADD', waiting, rank, mid)
             redis.call('ZADD', due, due_at, mid)
+            if push_suffix ~= '' then
+                redis.call('ZADD', pushes, due_at, mid .. push_suffix)
+            end
         else
             redis.call('ZADD', ready, rank, mid)
         end

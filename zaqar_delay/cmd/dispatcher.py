@@ -1,0 +1,62 @@
+"""``zaqar-delay-dispatcher``: push delayed messages to subscribers when due.
+
+    zaqar-delay-dispatcher --config-file /etc/zaqar/zaqar.conf [--once]
+
+Reads the message store of zaqar.conf (a delay driver, with
+``zaqar_delay.notification.notifier`` in ``[storage] message_pipeline``)
+and pushes its due pushes until stopped (Ctrl-C or SIGTERM), or one
+batch with ``--once``. Run any number, on any hosts; see
+``zaqar_delay.push.dispatcher``.
+"""
+
+import signal
+import sys
+import threading
+
+from oslo_config import cfg
+from oslo_log import log as logging
+from zaqar import bootstrap
+from zaqar.storage import utils as storage_utils
+
+from zaqar_delay import opts
+from zaqar_delay.push import dispatcher
+
+
+def build(conf):
+    """A Dispatcher for the message store of ``conf``."""
+    boot = bootstrap.Bootstrap(conf)
+    if conf.pooling:
+        raise SystemExit('zaqar-delay-dispatcher: pooled stores are not '
+                         'supported yet')
+    data = storage_utils.load_storage_driver(conf, boot.cache,
+                                             control_driver=boot.control)
+    if not getattr(data, 'pushes', False):
+        raise SystemExit(
+            'zaqar-delay-dispatcher: %s keeps no pending pushes: use a '
+            'delay driver and put zaqar_delay.notification.notifier in '
+            '[storage] message_pipeline' % conf['drivers'].message_store)
+    return dispatcher.Dispatcher(data, boot.control.queue_controller, conf)
+
+
+def main(argv=None):
+    conf = cfg.ConfigOpts()
+    logging.register_options(conf)
+    conf.register_cli_opt(cfg.BoolOpt('once', default=False,
+                                      help='push one batch and exit'))
+    opts.register_opts(conf)
+    conf(args=sys.argv[1:] if argv is None else argv, project='zaqar',
+         prog='zaqar-delay-dispatcher')
+    logging.setup(conf, 'zaqar-delay-dispatcher')
+    pusher = build(conf)
+    if conf.once:
+        print('pushed %d' % pusher.run_once())
+        return 0
+    stop = threading.Event()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, lambda *_: stop.set())
+    pusher.run(stop)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
