@@ -14,10 +14,14 @@ pushes of messages due in a day; then:
   receiver on loopback (a process of its own); lateness is the arrival
   time minus the due time.
 
-x0 is a time over the same one with no backlog: flat means ~1.
+x0 is a time over the same one with no backlog: flat means ~1. The last
+line is the floor: how long Zaqar's own webhook task takes to push the
+burst to the same receiver from 1 and 4 processes, with no store and no
+dispatcher (each push is a new HTTP connection from ``requests``).
 """
 
 import argparse
+import multiprocessing
 import os
 import statistics
 import subprocess
@@ -27,6 +31,7 @@ import threading
 import time
 
 from zaqar.conf import notification
+from zaqar.notification.tasks import webhook
 from zaqar.storage.redis import driver as upstream
 
 from benchmarks import common
@@ -143,6 +148,21 @@ def _lateness(conf_path, data, queue, hook, burst, count):
     return late[len(late) // 2], late[int(len(late) * 0.99) - 1]
 
 
+def _webhook(url, count):
+    sub = {'subscriber': url, 'source': 'burst', 'options': {}}
+    webhook.WebhookTask().execute(sub, [{'id': str(i), 'body': i, 'ttl': 60}
+                                        for i in range(count)])
+
+
+def _floor(url, burst, processes):
+    """Seconds for Zaqar's webhook task to push ``burst`` messages from
+    ``processes`` processes."""
+    started = time.perf_counter()
+    with multiprocessing.Pool(processes) as pool:
+        pool.starmap(_webhook, [(url, burst // processes)] * processes)
+    return time.perf_counter() - started
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('--sizes', default='0,10000,100000,1000000')
@@ -191,6 +211,9 @@ def main(argv=None):
             size, idle, idle / base[0], busy, busy / base[1]) +
             ''.join(' %6.3f %6.3f' % pair for pair in late))
         sys.stdout.flush()
+    print('%9s %s' % ('floor', ''.join(
+        '  %s: %.3f s' % ('%d process%s' % (n, 'es' if n > 1 else ''),
+                          _floor(hook.url, args.burst, n)) for n in counts)))
     hook.stop()
 
 
