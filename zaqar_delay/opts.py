@@ -38,33 +38,26 @@ ALL_OPTS = [ttl_shorter_than_delay, promote_batch_size]
 
 PUSH_GROUP = 'delay_push'
 
-dispatch_in_server = cfg.BoolOpt(
-    'dispatch_in_server', default=True,
-    help='Run a push dispatcher thread in each zaqar-server process that '
-         'uses zaqar-delay\'s notifier stage (it starts with the '
-         'server\'s first message request). Turn it off to run '
-         'zaqar-delay-dispatcher processes instead; both may run at '
-         'once: each due push is taken by one of them.')
-
-poll_interval = cfg.FloatOpt(
-    'poll_interval', default=0.5, min=0.05, max=60,
-    help='Longest sleep of an idle dispatcher, in seconds. A dispatcher '
-         'sleeps until the next pending push is due or this long, '
-         'whichever is first; a message posted meanwhile with an earlier '
-         'due time is therefore pushed at most this late.')
-
-batch_size = cfg.IntOpt(
-    'batch_size', default=100, min=1, max=10000,
-    help='Most due pushes a dispatcher takes at once.')
-
-lease = cfg.IntOpt(
-    'lease', default=30, min=1, max=3600,
-    help='Seconds a dispatcher holds the pushes it took. A push not '
-         'done by then (its dispatcher died or hung) is taken again by '
-         'any dispatcher: a subscriber may get a message twice, never '
-         'lose one, and gets it at most this many seconds late.')
-
-PUSH_OPTS = [dispatch_in_server, poll_interval, batch_size, lease]
+PUSH_OPTS = [
+    cfg.BoolOpt('dispatch_in_server', default=True, help=(
+        'Run a push dispatcher thread in each zaqar-server process that '
+        'uses zaqar-delay\'s notifier stage (it starts with the '
+        'server\'s first message request). Turn it off to run '
+        'zaqar-delay-dispatcher processes instead; both may run at '
+        'once: each due push is taken by one of them.')),
+    cfg.FloatOpt('poll_interval', default=0.5, min=0.05, max=60, help=(
+        'Longest sleep of an idle dispatcher, in seconds. A dispatcher '
+        'sleeps until the next pending push is due or this long, '
+        'whichever is first; a message posted meanwhile with an earlier '
+        'due time is therefore pushed at most this late.')),
+    cfg.IntOpt('batch_size', default=100, min=1, max=10000,
+               help='Most due pushes a dispatcher takes at once.'),
+    cfg.IntOpt('lease', default=30, min=1, max=3600, help=(
+        'Seconds a dispatcher holds the pushes it took. A push not '
+        'done by then (its dispatcher died or hung) is taken again by '
+        'any dispatcher: a subscriber may get a message twice, never '
+        'lose one, and gets it at most this many seconds late.')),
+]
 
 # Zaqar's own option, described for the configuration reference of the
 # delay drivers; the option registered is always Zaqar's.

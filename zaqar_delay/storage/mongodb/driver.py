@@ -14,6 +14,7 @@ from zaqar.storage.mongodb import driver as upstream_driver
 from zaqar_delay.storage import common
 from zaqar_delay.storage.mongodb import claims
 from zaqar_delay.storage.mongodb import messages
+from zaqar_delay.storage.mongodb import pushes
 from zaqar_delay.storage.mongodb import upstream
 
 NAMES = ('mongodb.delay', 'mongodb.fifo.delay')
@@ -23,6 +24,7 @@ class _Delay(common.DelaySettings):
     """What both delay drivers add to upstream's (a mixin)."""
 
     claim_class = claims.ClaimController
+    push_class = pushes.Pushes
 
     @decorators.lazy_property(write=False)
     def connection(self):

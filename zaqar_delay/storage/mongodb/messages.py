@@ -33,6 +33,10 @@ def state_update(now):
     }}]
 
 
+# A pending push at the due time (zaqar-delay's notifier stage).
+PENDING_PUSH = [{'$set': {'pa': '$d'}}]
+
+
 def basic_message(doc, now):
     """A document as Zaqar returns a message; its age counts from the
     id's time, which pymongo takes from the wall clock of the host that
@@ -61,6 +65,9 @@ class DelayMessages:
               2 claimed (a live claim holds it)
     ``a``     when the state ends: ``d`` while waiting,        ``p_q s a``
               the claim's expiry while claimed, 0 when ready
+    ``pa``    with zaqar-delay's notifier stage, a delayed     ``pa``
+              message's pending push: its due time, then a
+              dispatcher's lease expiry; removed once pushed
     ========  ===============================================  ==========
 
     Every hot query is one of ``queries``: an equality prefix (``p_q`` and
@@ -192,10 +199,18 @@ class DelayMessages:
         ids = super().post(queue_name, messages, client_uuid,
                            project=project)
         # Until this update a new document has no ``s``: it is invisible
-        # to claims and lists, never early.
-        self._collection(queue_name, project).update_many(
-            {'_id': {'$in': [utils.to_oid(mid) for mid in ids]}},
-            state_update(timeutils.utcnow_ts()))
+        # to claims and lists, never early. A delayed one to be pushed
+        # gets its state and its pending push in the same write.
+        now = timeutils.utcnow_ts()
+        pushed, rest = [], []
+        for mid, delay_seconds in zip(ids, delays):
+            to_push = delay_seconds and self.driver.pushes
+            (pushed if to_push else rest).append(utils.to_oid(mid))
+        collection = self._collection(queue_name, project)
+        for oids, update in ((pushed, state_update(now) + PENDING_PUSH),
+                             (rest, state_update(now))):
+            if oids:
+                collection.update_many({'_id': {'$in': oids}}, update)
         return ids
 
     # Reads and deletes by id. Upstream's hint the ``_id`` index, which

@@ -26,7 +26,11 @@ READY, WAITING, CLAIMED = 0, 1, 2
 STATE_INDEX = [('p_q', 1), ('s', 1), ('k', 1)]
 # Promotion and stats: when a wait or a claim ends.
 ENDS_INDEX = [('p_q', 1), ('s', 1), ('a', 1)]
-INDEXES = {'delay_state': STATE_INDEX, 'delay_ends': ENDS_INDEX}
+# Pending pushes (zaqar-delay's notifier): when a message is to be
+# pushed; only documents with a pending push have ``pa``.
+PUSH_INDEX = [('pa', 1)]
+INDEXES = {'delay_state': STATE_INDEX, 'delay_ends': ENDS_INDEX,
+           'delay_push': PUSH_INDEX}
 # Upstream's index of a claim's documents (``p_q c.id k``).
 CLAIM_INDEX = 'claimed'
 
@@ -59,6 +63,17 @@ def of_claim(scope, claim_id):
     """The documents a claim holds, in marker order: a claim's read-back
     and its dead letters."""
     return Query({'p_q': scope, 'c.id': claim_id}, [('k', 1)], CLAIM_INDEX)
+
+
+def push_due(now):
+    """Documents whose push is due (or whose lease ended), soonest first:
+    a dispatcher's take."""
+    return Query({'pa': {'$lte': now}}, [('pa', 1)], 'delay_push')
+
+
+def push_next():
+    """Documents with a pending push, soonest first: the next due time."""
+    return Query({'pa': {'$gte': 0}}, [('pa', 1)], 'delay_push')
 
 
 def find(collection, query, limit=0, **kwargs):

@@ -1,4 +1,5 @@
-"""Pushes to a webhook at the due time, on ``redis.delay``.
+"""Pushes to a webhook at the due time, on ``redis.delay`` and
+``mongodb.delay``.
 
 A real zaqar-server with zaqar-delay's notifier stage, real
 ``zaqar-delay-dispatcher`` processes where a test needs them, and a
@@ -19,6 +20,7 @@ import testtools
 from zaqarclient.queues import client
 
 from tests.fixtures import receiver
+from tests.fixtures import services
 from tests.fixtures import zaqar_server
 from zaqar_delay import push
 
@@ -31,14 +33,22 @@ def _options(in_server=True, lease=30):
                            'lease': lease, 'poll_interval': 0.5}}
 
 
-class PushTest(testtools.TestCase):
+class PushTest:
+    store = 'redis.delay'
     in_server = True
     lease = 30
+
+    def stack_options(self):
+        if self.store.startswith('mongodb'):
+            return {'mongodb_url': services.mongo_server().url}
+        return {}
 
     def setUp(self):
         super().setUp()
         self.stack = zaqar_server.ZaqarServer(
-            options=_options(self.in_server, self.lease)).start()
+            message_store=self.store,
+            options=_options(self.in_server, self.lease),
+            **self.stack_options()).start()
         self.addCleanup(self.stack.cleanup)
         self.receiver = receiver.Receiver()
         self.addCleanup(self.receiver.stop)
@@ -81,7 +91,7 @@ class PushTest(testtools.TestCase):
         return proc
 
 
-class InServerPushTest(PushTest):
+class InServerPushes(PushTest):
 
     def test_due_messages_at_once_delayed_ones_when_due_not_before(self):
         self.subscribe()
@@ -135,9 +145,8 @@ class InServerPushTest(PushTest):
         self.assertEqual(1, len(self.receiver.got))
 
 
-class DispatcherProcessTest(PushTest):
+class DispatcherProcesses(PushTest):
     in_server = False
-    lease = 3
 
     def test_two_dispatchers_push_each_message_once(self):
         self.subscribe()
@@ -151,6 +160,21 @@ class DispatcherProcessTest(PushTest):
         got = self.arrivals()
         self.assertEqual(set(due), set(got))
         self.assertEqual({1}, {len(times) for times in got.values()})
+
+    def test_pending_pushes_outlive_a_killed_zaqar_server(self):
+        self.subscribe()
+        due = self.post([3, 3, 4])
+        zaqar = self.stack.processes[-1]    # redis-server is the first
+        zaqar.send_signal(signal.SIGKILL)
+        zaqar.wait()
+        self.dispatcher()
+        self.assertEqual(3, self.receiver.wait_for(3, 20))
+        self.assertEqual(set(due), set(self.arrivals()))
+
+
+class DispatcherDeath(PushTest):
+    in_server = False
+    lease = 3   # a dead dispatcher's pushes are taken again this soon
 
     def test_a_dispatcher_killed_mid_batch_loses_nothing(self):
         self.subscribe()
@@ -169,12 +193,26 @@ class DispatcherProcessTest(PushTest):
             time.sleep(0.2)
         self.assertEqual(set(due), set(self.arrivals()))
 
-    def test_pending_pushes_outlive_a_killed_zaqar_server(self):
-        self.subscribe()
-        due = self.post([3, 3, 4])
-        zaqar = self.stack.processes[-1]    # redis-server is the first
-        zaqar.send_signal(signal.SIGKILL)
-        zaqar.wait()
-        self.dispatcher()
-        self.assertEqual(3, self.receiver.wait_for(3, 20))
-        self.assertEqual(set(due), set(self.arrivals()))
+
+class RedisInServerPushTest(InServerPushes, testtools.TestCase):
+    pass
+
+
+class RedisDispatcherProcessTest(DispatcherProcesses, testtools.TestCase):
+    pass
+
+
+class MongoInServerPushTest(InServerPushes, testtools.TestCase):
+    store = 'mongodb.delay'
+
+
+class MongoDispatcherProcessTest(DispatcherProcesses, testtools.TestCase):
+    store = 'mongodb.delay'
+
+
+class RedisDispatcherDeathTest(DispatcherDeath, testtools.TestCase):
+    pass
+
+
+class MongoDispatcherDeathTest(DispatcherDeath, testtools.TestCase):
+    store = 'mongodb.delay'

@@ -1,0 +1,64 @@
+"""The pending pushes of a ``mongodb.delay`` store.
+
+A pending push is the ``pa`` field of the message document itself (see
+the message controller's docstring), written with the message's state,
+so it goes when the message is deleted or expires. A dispatcher takes
+due ones with one guarded update each (``pa <= now`` becomes the lease
+expiry), so two dispatchers never take the same push while its lease
+lives.
+"""
+
+from zaqar.storage.mongodb import utils
+
+from zaqar_delay import push
+from zaqar_delay.storage.mongodb import queries
+
+
+class Pushes:
+    """What a dispatcher needs of the store: take, done, next due."""
+
+    def __init__(self, driver):
+        self.driver = driver
+
+    def _collections(self):
+        return [db.messages for db in self.driver.message_databases]
+
+    @utils.raises_conn_error
+    @utils.retries_on_autoreconnect
+    def take(self, now, limit, lease):
+        """Up to ``limit`` due pushes, held for ``lease`` seconds: one
+        guarded update per push, O(log n) each."""
+        due = queries.push_due(now)
+        taken = []
+        for collection in self._collections():
+            while len(taken) < limit:
+                doc = collection.find_one_and_update(
+                    due.filter, {'$set': {'pa': now + lease}},
+                    sort=due.sort, projection={'p_q': 1})
+                if doc is None:
+                    break
+                project, queue = utils.parse_scoped_project_queue(
+                    doc['p_q'])
+                taken.append(push.Push(
+                    project or None, queue, str(doc['_id']),
+                    (collection, doc['_id'], now + lease)))
+        return taken
+
+    @utils.raises_conn_error
+    @utils.retries_on_autoreconnect
+    def done(self, pushes):
+        """Forget pushes that were made: only while this lease holds."""
+        for done in pushes:
+            collection, oid, lease_expires = done.handle
+            collection.update_one({'_id': oid, 'pa': lease_expires},
+                                  {'$unset': {'pa': ''}})
+
+    @utils.raises_conn_error
+    @utils.retries_on_autoreconnect
+    def next_due(self):
+        """The earliest due time (or lease expiry) pending, or None."""
+        first = queries.push_next()
+        found = [doc['pa'] for collection in self._collections()
+                 for doc in queries.find(collection, first, limit=1,
+                                         projection={'pa': 1})]
+        return min(found, default=None)
