@@ -31,14 +31,6 @@ LIMIT = 10
 PROJECT = 'plans'
 
 
-def _index(stage):
-    while stage:
-        if 'indexName' in stage:
-            return stage['indexName']
-        stage = stage.get('inputStage')
-    return 'COLLSCAN'
-
-
 class QueryPlanTest(mongodb_store.MongoMixin, zaqar_base.TestBase):
     config_file = mongodb_store.CONF
 
@@ -95,7 +87,7 @@ class QueryPlanTest(mongodb_store.MongoMixin, zaqar_base.TestBase):
     def explain(self, query, limit):
         plan = queries.find(self.collection, query, limit=limit).explain()
         stats = plan.get('executionStats', {})
-        return (_index(plan['queryPlanner']['winningPlan']),
+        return (mongodb_store.winning_index(plan),
                 stats.get('totalKeysExamined'))
 
     def assert_flat(self, query, limit=LIMIT):

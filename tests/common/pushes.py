@@ -1,0 +1,64 @@
+"""Pending pushes of a delay store, backend-neutral.
+
+Mixed into a backend's ``DelayTestBase`` (``tests/fixtures``): the data
+driver is built with zaqar-delay's notifier stage in the message
+pipeline, so it keeps pending pushes (``driver.push_store``).
+"""
+
+from oslo_utils import timeutils
+from zaqar.conf import notification
+from zaqar.conf import storage as storage_opts
+
+from zaqar_delay import push
+
+PROJECT = 'pushes'
+CLIENT = 'b2c16e2a-1c2c-4a43-9a7b-3bd3f4b1c8a1'
+
+
+class PendingPushes:
+
+    def make_drivers(self, conf):
+        conf.register_opts(storage_opts.ALL_OPTS,
+                           group=storage_opts.GROUP_NAME)
+        conf.register_opts(notification.ALL_OPTS,
+                           group=notification.GROUP_NAME)
+        conf.set_override('message_pipeline', [push.STAGE],
+                          group=storage_opts.GROUP_NAME)
+        return super().make_drivers(conf)
+
+    def setUp(self):
+        super().setUp()
+        # Zaqar's clock stands still: due times are exactly now + delay.
+        timeutils.set_time_override(timeutils.utcnow())
+        self.addCleanup(timeutils.clear_time_override)
+        self.queues.create('q', project=PROJECT)
+        self.queues.set_metadata('q', {'_default_message_delay': 60},
+                                 project=PROJECT)
+        self.messages = self.driver.message_controller
+        self.store = self.driver.push_store
+
+    def post(self, *delays):
+        return self.messages.post('q', [{'ttl': 600 + d, 'body': d,
+                                         'delay': d} for d in delays],
+                                  CLIENT, PROJECT)
+
+    def test_only_delayed_messages_get_a_pending_push(self):
+        ids = self.post(0, 5, 9)
+        now = timeutils.utcnow_ts()
+        self.assertEqual(now + 5, self.store.next_due())
+        taken = self.store.take(now + 9, 10, 30)
+        self.assertEqual([(PROJECT, 'q', ids[1]), (PROJECT, 'q', ids[2])],
+                         [p[:3] for p in taken])
+
+    def test_take_leases_and_done_forgets(self):
+        (mid,) = self.post(2)
+        now = timeutils.utcnow_ts()
+        self.assertEqual([], self.store.take(now + 1, 10, 30))
+        (taken,) = self.store.take(now + 2, 10, 30)
+        self.assertEqual((PROJECT, 'q', mid), taken[:3])
+        self.assertEqual(now + 2 + 30, self.store.next_due())   # leased
+        self.assertEqual([], self.store.take(now + 3, 10, 30))
+        (again,) = self.store.take(now + 32, 10, 30)    # the lease ended
+        self.store.done([again])
+        self.assertIsNone(self.store.next_due())
+        self.assertEqual(mid, self.messages.get('q', mid, PROJECT)['id'])
