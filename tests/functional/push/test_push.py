@@ -4,8 +4,9 @@
 A real zaqar-server with zaqar-delay's notifier stage, real
 ``zaqar-delay-dispatcher`` processes where a test needs them, and a
 webhook receiver on loopback. Due times are whole seconds of the
-server's clock (``d = now + delay``): each batch is posted within one
-second, so that ``d`` is known exactly.
+server's clock (``d = now + delay``); the tests compare arrivals with
+the earliest ``d`` a message can have, so an arrival before it is
+certainly early.
 """
 
 import itertools
@@ -64,14 +65,18 @@ class PushTest:
                               ttl=3600, options={})
 
     def post(self, delays):
-        """Post in one second of the server's clock; {body: due}."""
+        """Post; {body: the earliest due time it can have}.
+
+        ``d`` is the server's whole second at the post plus the delay:
+        at least the second before the post. A post is started early in
+        a second, so that ``d`` is most often exactly that.
+        """
         if time.time() % 1 > 0.7:
             time.sleep(1 - time.time() % 1)
         second = int(time.time())
         bodies = ['m-%d' % next(self.serial) for _ in delays]
         self.queue.post([{'body': body, 'ttl': 600, 'delay': delay}
                          for body, delay in zip(bodies, delays)])
-        self.assertEqual(second, int(time.time()), 'posted across a second')
         return {body: second + delay for body, delay in zip(bodies, delays)}
 
     def arrivals(self):
@@ -106,7 +111,7 @@ class InServerPushes(PushTest):
         self.assertEqual({}, early)
         twice = {b: got[b] for b in got if len(got[b]) > 1}
         self.assertEqual({}, twice)
-        late = sorted(got[b][0] - due[b] for b in due)
+        late = sorted(got[b][0] - due[b] for b in due)   # upper bounds
         print('lateness of 200 pushes: p50 %.3f s, p99 %.3f s, max %.3f s'
               % (late[100], late[197], late[-1]))
         # A bound that only a missed wake-up or a lease breaks; the
