@@ -104,7 +104,7 @@ class InServerPushes(PushTest):
         due = {}
         for _ in range(20):
             due.update(self.post([rng.randint(0, 5) for _ in range(10)]))
-        self.assertEqual(200, self.receiver.wait_for(200, 30))
+        self.assertEqual(200, self.receiver.wait_for(200, 60))
         got = self.arrivals()
         self.assertEqual(set(due), set(got))
         early = {b: (got[b], due[b]) for b in due if min(got[b]) < due[b]}
@@ -114,9 +114,9 @@ class InServerPushes(PushTest):
         late = sorted(got[b][0] - due[b] for b in due)   # upper bounds
         print('lateness of 200 pushes: p50 %.3f s, p99 %.3f s, max %.3f s'
               % (late[100], late[197], late[-1]))
-        # A bound that only a missed wake-up or a lease breaks; the
+        # No push waited for a lease to end (a lost first attempt); the
         # benchmark measures the lateness itself.
-        self.assertLess(late[-1], 5)
+        self.assertLess(late[-1], self.lease)
 
     def test_subscriptions_are_read_at_push_time(self):
         gone = receiver.Receiver()
@@ -141,13 +141,15 @@ class InServerPushes(PushTest):
 
     def test_a_message_deleted_before_due_is_not_pushed(self):
         self.subscribe()
-        self.post([2])
+        self.post([5])
         (msg,) = list(self.queue.messages(echo=True, include_delayed=True))
         msg.delete()
-        self.post([1])
-        self.assertEqual(1, self.receiver.wait_for(1, 10))
-        time.sleep(2)
-        self.assertEqual(1, len(self.receiver.got))
+        # Pushes go in due order: had the deleted message been pushed, it
+        # would have arrived before this one.
+        sentinel = self.post([6])
+        self.assertEqual(1, self.receiver.wait_for(1, 20))
+        time.sleep(1)
+        self.assertEqual(set(sentinel), set(self.arrivals()))
 
 
 class DispatcherProcesses(PushTest):
