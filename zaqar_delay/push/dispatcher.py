@@ -10,8 +10,12 @@ Taking is atomic in the store, so any number of dispatchers push each
 message once while none dies. A taken push is held for ``[delay_push]
 lease`` seconds: if its dispatcher dies before it is done, it is due
 again then and another dispatcher pushes it (at least once; at most a
-lease late). An idle dispatcher sleeps until the next pending push is
-due, or ``poll_interval`` seconds, whichever is first.
+lease late). A push is done when each subscriber's task has ended (its
+retries included), or at 80% of the lease if one has not; the next pass
+does not wait for that. Each subscriber URL has its own threads, so a
+slow or failing subscriber delays only its own pushes. An idle
+dispatcher sleeps until the next pending push is due, or
+``poll_interval`` seconds, whichever is first.
 """
 
 import collections
