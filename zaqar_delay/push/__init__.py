@@ -11,6 +11,19 @@ STAGE = 'zaqar_delay.notification.notifier'
 Push = collections.namedtuple('Push', 'project queue message_id handle')
 
 
+def name(message_id, queue, project):
+    """A pending push as one string, ``<message id>.<queue>.<project>``
+    (ids and queue names have no dot; the project is last and may have
+    any), which the stores keep."""
+    return '%s.%s.%s' % (message_id, queue, project or '')
+
+
+def parse(pending):
+    """(message id, queue, project) of a pending push's ``name``."""
+    message_id, queue, project = pending.split('.', 2)
+    return message_id, queue, project or None
+
+
 def enabled(conf):
     """Whether ``conf`` puts zaqar-delay's notifier stage in the message
     pipeline, so that delay drivers keep pending pushes."""

@@ -1,225 +1,33 @@
 """Pushes to a webhook at the due time, on ``redis.delay`` and
-``mongodb.delay``.
-
-A real zaqar-server with zaqar-delay's notifier stage, real
-``zaqar-delay-dispatcher`` processes where a test needs them, and a
-webhook receiver on loopback. Due times are whole seconds of the
-server's clock (``d = now + delay``); the tests compare arrivals with
-the earliest ``d`` a message can have, so an arrival before it is
-certainly early.
-"""
-
-import itertools
-import os
-import random
-import signal
-import subprocess
-import sys
-import time
+``mongodb.delay`` (``tests/common/push_delivery.py``; swift's are with
+the other swift tests)."""
 
 import testtools
-from zaqarclient.queues import client
 
-from tests.fixtures import receiver
-from tests.fixtures import services
-from tests.fixtures import zaqar_server
-from zaqar_delay import push
-
-QUEUE_DELAY = 60     # the queue is a delayed queue; messages set their own
+from tests.common import push_delivery as delivery
 
 
-def _options(in_server=True, lease=30):
-    return {'storage': {'message_pipeline': push.STAGE},
-            'delay_push': {'dispatch_in_server': in_server,
-                           'lease': lease, 'poll_interval': 0.5}}
-
-
-class PushTest:
-    store = 'redis.delay'
-    in_server = True
-    lease = 30
-
-    def stack_options(self):
-        if self.store.startswith('mongodb'):
-            return {'mongodb_url': services.mongo_server().url}
-        return {}
-
-    def setUp(self):
-        super().setUp()
-        self.stack = zaqar_server.ZaqarServer(
-            message_store=self.store,
-            options=_options(self.in_server, self.lease),
-            **self.stack_options()).start()
-        self.addCleanup(self.stack.cleanup)
-        self.receiver = receiver.Receiver()
-        self.addCleanup(self.receiver.stop)
-        self.cli = client.Client(self.stack.url, version=2, conf={
-            'auth_opts': {'backend': 'noauth',
-                          'options': {'os_project_id': 'p1'}}})
-        self.queue = self.cli.queue('hooked', force_create=True)
-        self.queue.metadata(new_meta={'_default_message_delay': QUEUE_DELAY})
-        self.serial = itertools.count()
-
-    def subscribe(self, url=None):
-        self.cli.subscription('hooked', subscriber=url or self.receiver.url,
-                              ttl=3600, options={})
-
-    def post(self, delays):
-        """Post; {body: the earliest due time it can have}.
-
-        ``d`` is the server's whole second at the post plus the delay:
-        at least the second before the post. A post is started early in
-        a second, so that ``d`` is most often exactly that.
-        """
-        if time.time() % 1 > 0.7:
-            time.sleep(1 - time.time() % 1)
-        second = int(time.time())
-        bodies = ['m-%d' % next(self.serial) for _ in delays]
-        self.queue.post([{'body': body, 'ttl': 600, 'delay': delay}
-                         for body, delay in zip(bodies, delays)])
-        return {body: second + delay for body, delay in zip(bodies, delays)}
-
-    def arrivals(self):
-        """{body: [arrival times]}."""
-        found = {}
-        for at, body in self.receiver.got:
-            found.setdefault(body['body'], []).append(at)
-        return found
-
-    def dispatcher(self):
-        proc = subprocess.Popen(
-            [os.path.join(os.path.dirname(sys.executable),
-                          'zaqar-delay-dispatcher'),
-             '--config-file', self.stack.conf],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        self.addCleanup(lambda: proc.poll() is None and proc.kill())
-        return proc
-
-
-class InServerPushes(PushTest):
-
-    def test_due_messages_at_once_delayed_ones_when_due_not_before(self):
-        self.subscribe()
-        rng = random.Random(3)
-        due = {}
-        for _ in range(20):
-            due.update(self.post([rng.randint(0, 5) for _ in range(10)]))
-        self.assertEqual(200, self.receiver.wait_for(200, 60))
-        got = self.arrivals()
-        self.assertEqual(set(due), set(got))
-        early = {b: (got[b], due[b]) for b in due if min(got[b]) < due[b]}
-        self.assertEqual({}, early)
-        twice = {b: got[b] for b in got if len(got[b]) > 1}
-        self.assertEqual({}, twice)
-        late = sorted(got[b][0] - due[b] for b in due)   # upper bounds
-        print('lateness of 200 pushes: p50 %.3f s, p99 %.3f s, max %.3f s'
-              % (late[100], late[197], late[-1]))
-        # No push waited for a lease to end (a lost first attempt); the
-        # benchmark measures the lateness itself.
-        self.assertLess(late[-1], self.lease)
-
-    def test_subscriptions_are_read_at_push_time(self):
-        gone = receiver.Receiver()
-        self.addCleanup(gone.stop)
-        self.post([3])                      # nobody subscribed yet
-        self.subscribe()                    # subscribed before it is due
-        self.cli.subscription('hooked', subscriber=gone.url, ttl=3600,
-                              options={}).delete()   # gone before due
-        self.assertEqual(1, self.receiver.wait_for(1, 10))
-        time.sleep(1)
-        self.assertEqual(1, len(self.receiver.got))
-        self.assertEqual([], gone.got)
-
-    def test_a_bad_subscriber_does_not_stop_the_others(self):
-        self.subscribe('http://127.0.0.1:9/nobody-listens')
-        self.subscribe()
-        due = {}
-        for _ in range(3):
-            due.update(self.post([1, 2, 2, 3]))
-        self.assertEqual(12, self.receiver.wait_for(12, 20))
-        self.assertEqual(set(due), set(self.arrivals()))
-
-    def test_a_message_deleted_before_due_is_not_pushed(self):
-        self.subscribe()
-        self.post([5])
-        (msg,) = list(self.queue.messages(echo=True, include_delayed=True))
-        msg.delete()
-        # Pushes go in due order: had the deleted message been pushed, it
-        # would have arrived before this one.
-        sentinel = self.post([6])
-        self.assertEqual(1, self.receiver.wait_for(1, 20))
-        time.sleep(1)
-        self.assertEqual(set(sentinel), set(self.arrivals()))
-
-
-class DispatcherProcesses(PushTest):
-    in_server = False
-
-    def test_two_dispatchers_push_each_message_once(self):
-        self.subscribe()
-        self.dispatcher()
-        self.dispatcher()
-        due = {}
-        for _ in range(10):
-            due.update(self.post([random.randint(1, 3) for _ in range(10)]))
-        self.assertEqual(100, self.receiver.wait_for(100, 30))
-        time.sleep(2)
-        got = self.arrivals()
-        self.assertEqual(set(due), set(got))
-        self.assertEqual({1}, {len(times) for times in got.values()})
-
-    def test_pending_pushes_outlive_a_killed_zaqar_server(self):
-        self.subscribe()
-        due = self.post([3, 3, 4])
-        zaqar = self.stack.processes[-1]    # redis-server is the first
-        zaqar.send_signal(signal.SIGKILL)
-        zaqar.wait()
-        self.dispatcher()
-        self.assertEqual(3, self.receiver.wait_for(3, 20))
-        self.assertEqual(set(due), set(self.arrivals()))
-
-
-class DispatcherDeath(PushTest):
-    in_server = False
-    lease = 3   # a dead dispatcher's pushes are taken again this soon
-
-    def test_a_dispatcher_killed_mid_batch_loses_nothing(self):
-        self.subscribe()
-        self.receiver.stall = 2.0
-        first = self.dispatcher()
-        due = self.post([1] * 20)
-        self.assertLessEqual(1, self.receiver.wait_for(1, 15))
-        first.send_signal(signal.SIGKILL)   # mid-batch: pushes in flight
-        first.wait()
-        self.assertLess(len(self.arrivals()), len(due))
-        self.receiver.stall = 0
-        self.dispatcher()
-        deadline = time.monotonic() + 30
-        while set(self.arrivals()) != set(due) and \
-                time.monotonic() < deadline:
-            time.sleep(0.2)
-        self.assertEqual(set(due), set(self.arrivals()))
-
-
-class RedisInServerPushTest(InServerPushes, testtools.TestCase):
+class RedisInServerPushTest(delivery.InServerPushes, testtools.TestCase):
     pass
 
 
-class RedisDispatcherProcessTest(DispatcherProcesses, testtools.TestCase):
+class RedisDispatcherProcessTest(delivery.DispatcherProcesses,
+                                 testtools.TestCase):
     pass
 
 
-class MongoInServerPushTest(InServerPushes, testtools.TestCase):
+class MongoInServerPushTest(delivery.InServerPushes, testtools.TestCase):
     store = 'mongodb.delay'
 
 
-class MongoDispatcherProcessTest(DispatcherProcesses, testtools.TestCase):
+class MongoDispatcherProcessTest(delivery.DispatcherProcesses,
+                                 testtools.TestCase):
     store = 'mongodb.delay'
 
 
-class RedisDispatcherDeathTest(DispatcherDeath, testtools.TestCase):
+class RedisDispatcherDeathTest(delivery.DispatcherDeath, testtools.TestCase):
     pass
 
 
-class MongoDispatcherDeathTest(DispatcherDeath, testtools.TestCase):
+class MongoDispatcherDeathTest(delivery.DispatcherDeath, testtools.TestCase):
     store = 'mongodb.delay'

@@ -53,15 +53,3 @@ def claim(queue, project, claim_id):
     return [utils.scope_claims_set(queue, project, CLAIMS),
             claim_id,
             utils.scope_claim_messages(claim_id, CLAIM_MESSAGES)]
-
-
-def push(message_id, queue, project):
-    """A pending push: ``<message id>.<queue>.<project>`` (ids and queue
-    names have no dot; the project is last and may have any)."""
-    return '%s.%s.%s' % (message_id, queue, project or '')
-
-
-def unpush(member):
-    """(message id, queue, project) of a pending push."""
-    message_id, queue, project = member.split('.', 2)
-    return message_id, queue, project or None

@@ -12,6 +12,7 @@ from zaqar.storage.redis import utils
 from zaqar.storage import utils as s_utils
 
 from zaqar_delay import delay
+from zaqar_delay import push
 from zaqar_delay.storage import common
 from zaqar_delay.storage.redis import keys
 from zaqar_delay.storage.redis import upstream
@@ -85,7 +86,7 @@ class MessageController(upstream_messages.MessageController):
         checksums = self.driver.conf.enable_checksum
 
         ids = [uuidutils.generate_uuid() for _ in messages]
-        pushed = keys.push('', queue, project) if self.driver.pushes else ''
+        pushed = push.name('', queue, project) if self.driver.pushes else ''
         args = [self._now(), pushed]
         for msg, msg_delay in zip(messages, delays):
             body = msg.get('body', {})

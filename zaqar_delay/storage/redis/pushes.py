@@ -27,7 +27,7 @@ class Pushes:
         found = []
         for member in taken:
             member = member.decode() if isinstance(member, bytes) else member
-            message_id, queue, project = keys.unpush(member)
+            message_id, queue, project = push.parse(member)
             found.append(push.Push(project, queue, message_id, member))
         return found
 

@@ -154,7 +154,7 @@ class ClaimController(upstream_claims.ClaimController):
         msg_ctrl = self.driver.message_controller
         for mid in ids:
             held = index.holder(mid, now)
-            if not held or held.claim_id != claim_id:
+            if not held or held.holder != claim_id:
                 continue
             try:
                 headers, body = msg_ctrl._find_message(queue, mid, project)

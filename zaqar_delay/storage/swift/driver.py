@@ -12,16 +12,18 @@ from zaqar.storage.swift import driver as upstream_driver
 from zaqar_delay.storage import common
 from zaqar_delay.storage.swift import claims
 from zaqar_delay.storage.swift import messages
+from zaqar_delay.storage.swift import pushes
 
 NAME = 'swift.delay'
 
 
 class DataDriver(common.DelaySettings, upstream_driver.DataDriver):
     """Upstream's swift DataDriver with the delay message and claim
-    controllers."""
+    controllers, and pending pushes."""
 
     message_class = messages.MessageController
     claim_class = claims.ClaimController
+    push_class = pushes.Pushes
 
     def __init__(self, conf, cache, control_driver):
         super().__init__(conf, cache, control_driver)

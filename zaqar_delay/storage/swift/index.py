@@ -6,9 +6,9 @@ index is read; Swift lists them in name order, bounded by ``marker``,
 ``end_marker`` and ``limit``.
 """
 
-import collections
 import time
 
+from zaqar_delay.storage.swift import locks
 from zaqar_delay.storage.swift import responses
 from zaqar_delay.storage.swift import upstream
 
@@ -20,13 +20,7 @@ CLAIM_EXPIRY = 'claim_expiry'  # <claim expires>.<expires>.<id>: held
 LOCK = 'lock'                  # <id>, content the claim id: held
 KINDS = (READY, WAITING, DUE, CLAIMED, CLAIM_EXPIRY, LOCK)
 
-# A message's lock: the claim that holds it, and when the lock expires.
-Lock = collections.namedtuple('Lock', 'claim_id expires')
-
-
-def delete_at(expires):
-    """``X-Delete-At`` for ``expires``: Swift refuses a time in its past."""
-    return str(max(int(expires), int(time.time()) + 1))
+delete_at = locks.delete_at
 
 
 def container(kind, queue, project):
@@ -77,36 +71,15 @@ class Index:
         return False
 
     def lock(self, message_id, claim_id, expires, now):
-        """Take a message for a claim; False when a live claim holds it.
-
-        Liveness is Zaqar's clock (``now``), as for every delay driver: a
-        lock whose expiry passed is removed with a delete conditional on
-        that expiry (``X-If-Delete-At``), so a renewed lock is never
-        removed, and the name is then taken with a create-only write, so
-        only one claimer can win it.
-        """
-        for _ in range(2):
-            if self.put(LOCK, message_id, expires, claim_id.encode(),
-                        {'If-None-Match': '*'}):
-                # Two create-only writes that race can both succeed; the
-                # newer one is what Swift returns from now on.
-                held = self.lock_of(message_id)
-                return held is not None and held.claim_id == claim_id
-            held = self.lock_of(message_id)
-            if held is not None and held.expires > now:
-                return False
-            if held is not None:
-                self.delete(LOCK, message_id,
-                            {'X-If-Delete-At': str(held.expires)})
-        return False
+        """Take a message for a claim; False when a live claim holds it
+        (``locks.take``)."""
+        return locks.take(self._client, self._names[LOCK], message_id,
+                          claim_id, expires, now)
 
     def lock_of(self, message_id):
-        """The Lock of a message, live or not; None if it has none."""
-        with responses.tolerating(responses.NOT_FOUND):
-            headers, body = self._client.get_object(self._names[LOCK],
-                                                    message_id)
-            return Lock(body.decode(), int(headers['x-delete-at']))
-        return None
+        """The Lock of a message (its ``holder`` is the claim id), live or
+        not; None if it has none."""
+        return locks.read(self._client, self._names[LOCK], message_id)
 
     def holder(self, message_id, now):
         """The live Lock of a message, or None."""

@@ -10,6 +10,7 @@ from zaqar.storage import utils as s_utils
 from zaqar_delay.storage import common
 from zaqar_delay.storage.swift import idtime
 from zaqar_delay.storage.swift import index as idx
+from zaqar_delay.storage.swift import pushes
 from zaqar_delay.storage.swift import responses
 from zaqar_delay.storage.swift import upstream
 
@@ -58,6 +59,10 @@ class MessageController(upstream_messages.MessageController):
     ``waiting`` when asked, merged by id) after the marker. ``due`` and
     ``claim_expiry`` entries up to now are moved back to ``ready`` first,
     at most ``[delay] promote_batch_size`` each per call.
+
+    With zaqar-delay's notifier stage in the message pipeline, a delayed
+    post first writes the message's pending push in the store's
+    ``zaqar_delay_pushes`` container (``pushes``).
     """
 
     def _index(self, queue, project):
@@ -95,6 +100,11 @@ class MessageController(upstream_messages.MessageController):
             if self.driver.conf.enable_checksum:
                 content['checksum'] = s_utils.get_checksum(
                     msg.get('body', None))
+            if delay and self.driver.pushes:
+                # Before the message: a crash between the two leaves a
+                # push of nothing, which a dispatcher drops.
+                pushes.record(self._client, now + delay, expires, mid, queue,
+                              project)
             upstream.put_or_create_container(
                 self._client, upstream.message_container(queue, project), mid,
                 jsonutils.dumps(content), content_type='application/json',
@@ -209,7 +219,7 @@ class MessageController(upstream_messages.MessageController):
             self.driver.claim_controller._claim(queue, claim, project)
             if not held:
                 raise errors.MessageNotClaimed(message_id)
-            if held.claim_id != claim:
+            if held.holder != claim:
                 raise errors.MessageNotClaimedBy(message_id, claim)
         self._drop(queue, project, message_id, headers, msg)
 
@@ -225,8 +235,8 @@ class MessageController(upstream_messages.MessageController):
                     mid, timeutils.utcnow_ts())
                 if not held:
                     raise errors.MessageNotClaimed(mid)
-                if held.claim_id not in claim_ids:
-                    raise errors.ClaimDoesNotMatch(held.claim_id, queue,
+                if held.holder not in claim_ids:
+                    raise errors.ClaimDoesNotMatch(held.holder, queue,
                                                    project)
             found.append((mid, headers, msg))
         for mid, headers, msg in found:

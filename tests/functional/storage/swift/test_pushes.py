@@ -1,0 +1,89 @@
+"""``swift.delay``'s pending pushes: entries in a store-wide container,
+leased with a create-only lock; and pushes through a real zaqar-server.
+"""
+
+import testtools
+from oslo_utils import timeutils
+
+from tests.common import push_delivery as delivery
+from tests.common import pushes as common_pushes
+from tests.fixtures import services
+from tests.fixtures import swift_store
+from zaqar_delay.storage.swift import index as idx
+from zaqar_delay.storage.swift import pushes
+
+PROJECT = common_pushes.PROJECT
+
+
+class SwiftPushesTest(common_pushes.PendingPushes,
+                      swift_store.DelayTestBase):
+
+    def setUp(self):
+        super().setUp()
+        self._empty()
+        self.addCleanup(self._empty)
+
+    def _empty(self):
+        client = self.driver.connection
+        for container in (pushes.PENDING, pushes.LEASES):
+            idx.Index(client, 'q', PROJECT)._empty(container)
+
+    def test_a_stale_listing_does_not_push_twice(self):
+        """A dispatcher that listed an entry another then took and made
+        finds it gone once it wins the lease, and leaves it."""
+        (mid,) = self.post(2)
+        now = timeutils.utcnow_ts() + 2
+        (listed,) = self.store._names(idx.until(now), 10)
+        (first,) = self.store.take(now, 10, 30)
+        self.store.done([first])
+        self.assertFalse(self.store._exists(listed))
+        self.store._names = lambda end_marker, limit: [listed]
+        self.assertEqual([], self.store.take(now, 10, 30))
+
+    def test_an_old_lease_does_not_end_a_new_one(self):
+        self.post(2)
+        now = timeutils.utcnow_ts()
+        (old,) = self.store.take(now + 2, 10, 30)
+        (new,) = self.store.take(now + 32, 10, 30)
+        self.store.done([old])
+        self.assertEqual(now + 32 + 30, self.store.next_due())
+        # The new holder's lease is still there: nobody else takes it.
+        self.assertEqual([], self.store.take(now + 33, 10, 30))
+        self.store.done([new])
+        self.assertIsNone(self.store.next_due())
+
+    def test_two_dispatchers_take_each_push_once(self):
+        ids = self.post(*[1] * 6)
+        now = timeutils.utcnow_ts() + 1
+        first = self.store.take(now, 4, 30)
+        second = self.store.take(now, 4, 30)
+        self.assertEqual((4, 2), (len(first), len(second)))
+        self.assertEqual(sorted(ids),
+                         sorted(p.message_id for p in first + second))
+
+
+def _swift():
+    return {'swift': services.keystone_swift().swift_store()}
+
+
+class SwiftInServerPushTest(delivery.InServerPushes, testtools.TestCase):
+    store = 'swift.delay'
+
+    def stack_options(self):
+        return _swift()
+
+
+class SwiftDispatcherProcessTest(delivery.DispatcherProcesses,
+                                 testtools.TestCase):
+    store = 'swift.delay'
+
+    def stack_options(self):
+        return _swift()
+
+
+class SwiftDispatcherDeathTest(delivery.DispatcherDeath,
+                               testtools.TestCase):
+    store = 'swift.delay'
+
+    def stack_options(self):
+        return _swift()

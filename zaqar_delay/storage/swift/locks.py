@@ -1,0 +1,71 @@
+"""Locks made of Swift objects: one writer wins a name until it expires.
+
+A lock is a small object whose content names its holder and whose
+``X-Delete-At`` is its expiry. Liveness is judged with Zaqar's clock
+(``now``), as for every delay driver: a lock whose expiry passed is
+removed with a delete conditional on that expiry (``X-If-Delete-At``),
+so a renewed lock is never removed, and the name is then taken with a
+create-only write (``If-None-Match: *``), so only one writer can win it.
+Claims lock messages this way (``index.Index.lock``), and dispatchers
+lease pending pushes (``pushes.Pushes``).
+"""
+
+import collections
+import time
+
+from zaqar_delay.storage.swift import responses
+from zaqar_delay.storage.swift import upstream
+
+# A lock's holder, and when the lock expires.
+Lock = collections.namedtuple('Lock', 'holder expires')
+
+
+def delete_at(expires):
+    """``X-Delete-At`` for ``expires``: Swift refuses a time in its past."""
+    return str(max(int(expires), int(time.time()) + 1))
+
+
+def create(client, container, name, content, expires, headers=None):
+    """Write an object unless one lives there; False when one does."""
+    headers = dict(headers or {}, **{'X-Delete-At': delete_at(expires),
+                                     'If-None-Match': '*'})
+    with responses.tolerating(responses.PRECONDITION_FAILED):
+        upstream.put_or_create_container(
+            client, container, name, content, content_length=len(content),
+            headers=headers)
+        return True
+    return False
+
+
+def read(client, container, name):
+    """The Lock at ``name``, live or not; None if there is none."""
+    with responses.tolerating(responses.NOT_FOUND):
+        headers, body = client.get_object(container, name)
+        return Lock(body.decode(), int(headers['x-delete-at']))
+    return None
+
+
+def take(client, container, name, holder, expires, now):
+    """Take ``name`` for ``holder`` until ``expires``; False when a live
+    lock of another holder is there."""
+    for _ in range(2):
+        if create(client, container, name, holder.encode(), expires):
+            # Two create-only writes that race can both succeed; the
+            # newer one is what Swift returns from now on.
+            held = read(client, container, name)
+            return held is not None and held.holder == holder
+        held = read(client, container, name)
+        if held is not None and held.expires > now:
+            return False
+        if held is not None:
+            release(client, container, name, held.expires)
+    return False
+
+
+def release(client, container, name, expires):
+    """Delete the lock at ``name`` if it still expires at ``expires``
+    (nobody renewed or retook it); gone already is fine."""
+    with responses.tolerating(responses.NOT_FOUND,
+                              responses.PRECONDITION_FAILED):
+        client.delete_object(container, name,
+                             headers={'X-If-Delete-At': str(int(expires))})

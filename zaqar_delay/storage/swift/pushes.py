@@ -1,0 +1,106 @@
+"""The pending pushes of a ``swift.delay`` store.
+
+Two containers per store, beside the queues' (see the message
+controller's docstring): ``zaqar_delay_pushes`` holds one zero-byte
+entry per pending push, ``<due>.<expires>.<message id>.<queue>.<project>``
+(listed in due order), written by a delayed post before its message and
+expiring with it; ``zaqar_delay_push_leases`` holds the lease of each
+push a dispatcher took, ``<message id>.<queue>.<project>`` (a
+``locks`` lock: content the taker, ``X-Delete-At`` the lease's end).
+
+A dispatcher takes a due entry by winning its lease, checking that the
+entry is still there (a dispatcher that took it before it has moved it),
+and moving it to the lease's end: if the dispatcher dies, it is due
+again then. ``done`` deletes the moved entry and the lease, if the lease
+is still its own.
+"""
+
+import uuid
+
+from zaqar_delay import push
+from zaqar_delay.storage.swift import index as idx
+from zaqar_delay.storage.swift import locks
+from zaqar_delay.storage.swift import responses
+from zaqar_delay.storage.swift import upstream
+
+PENDING = 'zaqar_delay_pushes'
+LEASES = 'zaqar_delay_push_leases'
+
+
+def record(client, due, expires, message_id, queue, project):
+    """Write the pending push of a message due at ``due``."""
+    _put(client, idx.timed(due, expires,
+                           push.name(message_id, queue, project)), expires)
+
+
+def _put(client, entry, expires):
+    upstream.put_or_create_container(
+        client, PENDING, entry, b'', content_length=0,
+        headers={'X-Delete-At': locks.delete_at(expires)})
+
+
+class Pushes:
+    """What a dispatcher needs of the store: take, done, next due."""
+
+    def __init__(self, driver):
+        self.driver = driver
+        self._client = driver.connection
+
+    def take(self, now, limit, lease):
+        """Up to ``limit`` due pushes, held for ``lease`` seconds: one
+        listing, then four requests per push taken."""
+        taker = uuid.uuid4().hex
+        until = now + lease
+        taken = []
+        for entry in self._names(idx.until(now), limit):
+            _, expires, pending = idx.untimed(entry)
+            if not locks.take(self._client, LEASES, pending, taker, until,
+                              now):
+                continue    # another dispatcher holds it
+            if not self._exists(entry):
+                # Taken and moved (or done) since it was listed.
+                locks.release(self._client, LEASES, pending, until)
+                continue
+            moved = idx.timed(until, expires, pending)
+            _put(self._client, moved, expires)
+            self._delete(entry)
+            message_id, queue, project = push.parse(pending)
+            taken.append(push.Push(project, queue, message_id,
+                                   (moved, pending, until)))
+        return taken
+
+    def done(self, pushes):
+        """Forget pushes that were made: their lease only if it is still
+        the one taken (a lease that ended may be another's now)."""
+        for made in pushes:
+            moved, pending, until = made.handle
+            self._delete(moved)
+            locks.release(self._client, LEASES, pending, until)
+
+    def next_due(self):
+        """The earliest due time (or lease end) pending, or None."""
+        for entry in self._names(None, 1):
+            return idx.untimed(entry)[0]
+        return None
+
+    def count(self):
+        with responses.tolerating(responses.NOT_FOUND):
+            return int(self._client.head_container(PENDING)[
+                'x-container-object-count'])
+        return 0
+
+    def _names(self, end_marker, limit):
+        with responses.tolerating(responses.NOT_FOUND):
+            return [obj['name'] for obj in self._client.get_container(
+                PENDING, end_marker=end_marker, limit=limit)[1]]
+        return []
+
+    def _exists(self, entry):
+        with responses.tolerating(responses.NOT_FOUND):
+            self._client.head_object(PENDING, entry)
+            return True
+        return False
+
+    def _delete(self, entry):
+        with responses.tolerating(responses.NOT_FOUND):
+            self._client.delete_object(PENDING, entry)
