@@ -17,6 +17,7 @@ import sys
 import time
 import uuid
 
+import requests
 from zaqarclient.queues import client
 
 from tests.fixtures import receiver
@@ -37,6 +38,7 @@ class PushTest:
     store = 'redis.delay'
     in_server = True
     lease = 30
+    pooled = False      # the store is a pool of a pooled deployment
 
     def stack_options(self):
         if self.store.startswith('mongodb'):
@@ -45,11 +47,22 @@ class PushTest:
 
     def setUp(self):
         super().setUp()
+        options = _options(self.in_server, self.lease)
+        if self.pooled:
+            # Zaqar 23's redis management store cannot create a pool
+            # (TypeError in its pools controller): the catalog is mongodb.
+            options.update({
+                'DEFAULT': {'pooling': True, 'admin_mode': True},
+                'drivers': {'management_store': 'mongodb'},
+                'drivers:management_store:mongodb': {
+                    'uri': services.mongo_server().url,
+                    'database': 'catalog_' + uuid.uuid4().hex[:8]}})
         self.stack = zaqar_server.ZaqarServer(
-            message_store=self.store,
-            options=_options(self.in_server, self.lease),
+            message_store=self.store, options=options,
             **self.stack_options()).start()
         self.addCleanup(self.stack.cleanup)
+        if self.pooled:
+            self.add_pool()
         self.receiver = receiver.Receiver()
         self.addCleanup(self.receiver.stop)
         self.cli = client.Client(self.stack.url, version=2, conf={
@@ -60,6 +73,19 @@ class PushTest:
         self.queue = self.cli.queue(self.name, force_create=True)
         self.queue.metadata(new_meta={'_default_message_delay': QUEUE_DELAY})
         self.serial = itertools.count()
+
+    def add_pool(self):
+        """Register the store as the deployment's one pool."""
+        store = self.stack.sections('wsgi', self.stack.port)[
+            'drivers:message_store:' + self.store.split('.')[0]]
+        scheme, rest = store['uri'].split('://', 1)
+        body = {'uri': self.store + '://' + rest, 'weight': 100,
+                'options': {k: v for k, v in store.items() if k != 'uri'}}
+        reply = requests.put(self.stack.url + '/v2/pools/one', json=body,
+                             headers={'Client-ID': str(uuid.uuid4()),
+                                      'X-Project-ID': 'admin',
+                                      'X-Roles': 'admin'})
+        self.assertEqual(201, reply.status_code, reply.text)
 
     def subscribe(self, url=None):
         self.cli.subscription(self.name, subscriber=url or self.receiver.url,

@@ -6,7 +6,8 @@ Reads the message store of zaqar.conf (a delay driver, with
 ``zaqar_delay.notification.notifier`` in ``[storage] message_pipeline``)
 and pushes its due pushes until stopped (Ctrl-C or SIGTERM), or one
 batch with ``--once``. Run any number, on any hosts; see
-``zaqar_delay.push.dispatcher``.
+``zaqar_delay.push.dispatcher``. With ``pooling = True`` it pushes for
+every pool that keeps pending pushes (``zaqar_delay.push.pools``).
 """
 
 import os
@@ -21,14 +22,15 @@ from zaqar.storage import utils as storage_utils
 
 from zaqar_delay import opts
 from zaqar_delay.push import dispatcher
+from zaqar_delay.push import pools
 
 
 def build(conf):
-    """A Dispatcher for the message store of ``conf``."""
+    """A Dispatcher for the message store of ``conf`` (PoolDispatchers
+    for a pooled deployment)."""
     boot = bootstrap.Bootstrap(conf)
     if conf.pooling:
-        raise SystemExit('zaqar-delay-dispatcher: pooled stores are not '
-                         'supported yet')
+        return pools.PoolDispatchers(conf, boot.control)
     data = storage_utils.load_storage_driver(conf, boot.cache,
                                              control_driver=boot.control)
     if not getattr(data, 'pushes', False):

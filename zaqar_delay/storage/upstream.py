@@ -30,3 +30,17 @@ def private(module, name):
                version.installed('zaqar-delay'), exc,
                version.CHECKED_ZAQAR)) from exc
     return found
+
+
+def pool_catalog(routing_controller):
+    """The pool catalog (``zaqar.storage.pooling.Catalog``) behind one of
+    Zaqar's pooling controllers: its private ``_pool_catalog``."""
+    try:
+        return routing_controller._pool_catalog
+    except AttributeError as exc:
+        raise UpstreamChanged(
+            'zaqar %s: %s has no _pool_catalog, which zaqar-delay %s uses; '
+            'this zaqar-delay was checked against zaqar %s'
+            % (version.installed('zaqar'), type(routing_controller).__name__,
+               version.installed('zaqar-delay'),
+               version.CHECKED_ZAQAR)) from exc

@@ -31,3 +31,17 @@ class RedisDispatcherDeathTest(delivery.DispatcherDeath, testtools.TestCase):
 
 class MongoDispatcherDeathTest(delivery.DispatcherDeath, testtools.TestCase):
     store = 'mongodb.delay'
+
+
+class RedisPooledPushTest(delivery.InServerPushes, testtools.TestCase):
+    pooled = True
+
+
+class RedisPooledDispatcherTest(delivery.DispatcherProcesses,
+                                testtools.TestCase):
+    pooled = True
+
+
+class MongoPooledPushTest(delivery.InServerPushes, testtools.TestCase):
+    store = 'mongodb.delay'
+    pooled = True

@@ -4,9 +4,13 @@ import types
 from unittest import mock
 
 import testtools
+from oslo_config import cfg
 from zaqar.notification import notifier as upstream_notifier
+from zaqar.storage import pooling
 
+from zaqar_delay import opts
 from zaqar_delay.push import notifier
+from zaqar_delay.push import pools
 
 
 def _driver(pushes):
@@ -60,3 +64,44 @@ class NotifierStageTest(testtools.TestCase):
     def test_without_pending_pushes_it_is_zaqars_notifier(self):
         messages = [{'body': 'a', 'ttl': 600, 'delay': 5}]
         self.assertEqual([['a']], self.posted(self.stage(False), messages))
+
+
+class Catalog:
+    """What the stage reads of Zaqar's pool catalog."""
+
+    def __init__(self, in_server):
+        self.control = types.SimpleNamespace(conf=cfg.ConfigOpts())
+        opts.register_opts(self.control.conf)
+        self.control.conf.set_override('dispatch_in_server', in_server,
+                                       group=opts.PUSH_GROUP)
+
+    def get_subscription_controller(self, queue, project=None):
+        raise AssertionError('the stage routed a call to a pool')
+
+
+class PooledStageTest(testtools.TestCase):
+    """In front of the pool catalog the stage passes: each pool's own
+    pipeline has the stage, which pushes."""
+
+    def stage(self, in_server):
+        routing = pooling.SubscriptionController(Catalog(in_server))
+        with mock.patch.object(pools, 'start_in_server') as start:
+            stage = notifier.NotifierDriver(subscription_controller=routing,
+                                            queue_controller=Queues(30))
+        return stage, start
+
+    def test_it_pushes_nothing_and_wakes_the_pool_dispatchers(self):
+        stage, start = self.stage(True)
+        start.assert_called_once()
+        with mock.patch.object(upstream_notifier.NotifierDriver,
+                               'post') as post:
+            stage.post('q', [{'body': 'now', 'ttl': 60, 'delay': 0}],
+                       'client', 'p')
+        post.assert_not_called()
+        start.return_value.poke.assert_called_once_with()
+
+    def test_without_in_server_dispatch_it_starts_nothing(self):
+        stage, start = self.stage(False)
+        start.assert_not_called()
+        self.assertIsNone(stage.post('q', [{'body': 1, 'ttl': 60}], 'c',
+                                     'p'))

@@ -87,3 +87,11 @@ class SwiftDispatcherDeathTest(delivery.DispatcherDeath,
 
     def stack_options(self):
         return _swift()
+
+
+class SwiftPooledPushTest(delivery.InServerPushes, testtools.TestCase):
+    store = 'swift.delay'
+    pooled = True
+
+    def stack_options(self):
+        return _swift()

@@ -1,0 +1,107 @@
+"""Dispatchers for the pools of a pooled deployment.
+
+Each pool is a message store of its own, with its own pending pushes:
+each pool whose driver keeps them gets a dispatcher. The pool list is
+read again every ``REFRESH`` seconds, so a pool added later is served;
+in a zaqar-server, a post wakes that reading (at most once a second),
+so a new pool's first delayed message is pushed in time.
+"""
+
+import threading
+
+from oslo_log import log as logging
+from zaqar.storage import utils as storage_utils
+
+from zaqar_delay.push import dispatcher
+
+LOG = logging.getLogger(__name__)
+
+REFRESH = 30    # seconds between two readings of the pool list
+
+
+def names(control):
+    """The names of the deployment's pools (management store)."""
+    return [pool['name'] for pool in next(
+        control.pools_controller.list(limit=0))]
+
+
+class PoolDispatchers:
+    """A Dispatcher per pool that keeps pending pushes."""
+
+    def __init__(self, conf, control):
+        self.conf = conf
+        self.control = control
+        self.dispatchers = {}   # pool name -> Dispatcher, or None
+        self.wake = threading.Event()
+
+    def poke(self):
+        """Read the pool list again soon (a post may be to a new pool)."""
+        self.wake.set()
+
+    def refresh(self):
+        """Build the dispatchers of pools not seen yet; return them."""
+        fresh = []
+        for name in names(self.control):
+            if name in self.dispatchers:
+                continue
+            pool = self.control.pools_controller.get(name, detailed=True)
+            conf = storage_utils.dynamic_conf(pool['uri'],
+                                              dict(pool['options']),
+                                              conf=self.conf)
+            data = storage_utils.load_storage_driver(
+                conf, self.control.cache, control_driver=self.control)
+            found = None
+            if getattr(data, 'pushes', False):
+                found = dispatcher.Dispatcher(
+                    data, self.control.queue_controller, conf)
+                fresh.append(found)
+                LOG.info('pool %s: pushing its pending pushes', name)
+            else:
+                LOG.info('pool %s keeps no pending pushes', name)
+            self.dispatchers[name] = found
+        return fresh
+
+    def run_once(self):
+        self.refresh()
+        return sum(found.run_once() for found in self.dispatchers.values()
+                   if found is not None)
+
+    def run(self, stop):
+        """A thread per pool's dispatcher until ``stop`` is set."""
+        threads = []
+        while not stop.is_set():
+            self.wake.clear()   # a poke from now on is seen below
+            try:
+                for found in self.refresh():
+                    thread = threading.Thread(target=found.run, args=(stop,),
+                                              daemon=True)
+                    thread.start()
+                    threads.append(thread)
+            except Exception:
+                LOG.exception('reading the pool list failed')
+            stop.wait(1)
+            for _ in range(REFRESH):
+                if stop.is_set() or self.wake.wait(1):
+                    break
+        for thread in threads:
+            thread.join()
+
+
+_in_server = []
+_in_server_lock = threading.Lock()
+
+
+def start_in_server(control):
+    """Start the pools' dispatchers in a thread of this process, once;
+    return their PoolDispatchers."""
+    with _in_server_lock:
+        if _in_server:
+            return _in_server[0]
+        stop = threading.Event()
+        dispatchers = PoolDispatchers(control.conf, control)
+        thread = threading.Thread(target=dispatchers.run, args=(stop,),
+                                  name='zaqar-delay-pool-dispatchers',
+                                  daemon=True)
+        thread.start()
+        _in_server.append(dispatchers)
+        return dispatchers
