@@ -41,8 +41,9 @@ PUSH_GROUP = 'delay_push'
 PUSH_OPTS = [
     cfg.BoolOpt('dispatch_in_server', default=True, help=(
         'Run a push dispatcher thread in each zaqar-server process that '
-        'uses zaqar-delay\'s notifier stage (it starts with the '
-        'server\'s first message request). Turn it off to run '
+        'uses zaqar-delay\'s notifier stage (it starts when the server '
+        'builds its message pipeline; with pooling, one per pool). Turn '
+        'it off to run '
         'zaqar-delay-dispatcher processes instead; both may run at '
         'once: each due push is taken by one of them.')),
     cfg.FloatOpt('poll_interval', default=0.5, min=0.05, max=60, help=(
