@@ -8,14 +8,18 @@ expiring with it; ``zaqar_delay_push_leases`` holds the lease of each
 push a dispatcher took, ``<message id>.<queue>.<project>`` (a
 ``locks`` lock: content the taker, ``X-Delete-At`` the lease's end).
 
-A dispatcher takes a due entry by winning its lease, checking that the
-entry is still there (a dispatcher that took it before it has moved it),
-and moving it to the lease's end: if the dispatcher dies, it is due
-again then. ``done`` deletes the moved entry and the lease, if the lease
-is still its own.
+A dispatcher takes a due entry by winning its lease and moving the entry
+to the lease's end (written there, then deleted where it was): if the
+dispatcher dies, it is due again then. If the delete finds the entry
+gone, a dispatcher that took it before has moved it: the taker undoes
+its write and leaves it. A death between the write and the delete
+leaves the entry twice; both are pushed (at least once). ``done``
+deletes the moved entry and the lease, if the lease is still its own.
 """
 
 import uuid
+
+from concurrent import futures
 
 from zaqar_delay import push
 from zaqar_delay.storage.swift import index as idx
@@ -25,6 +29,7 @@ from zaqar_delay.storage.swift import upstream
 
 PENDING = 'zaqar_delay_pushes'
 LEASES = 'zaqar_delay_push_leases'
+WORKERS = 8     # pushes a take handles at once (Swift requests in flight)
 
 
 def record(client, due, expires, message_id, queue, project):
@@ -48,26 +53,30 @@ class Pushes:
 
     def take(self, now, limit, lease):
         """Up to ``limit`` due pushes, held for ``lease`` seconds: one
-        listing, then four requests per push taken."""
+        listing, then four requests per push taken, ``WORKERS`` pushes at
+        a time."""
         taker = uuid.uuid4().hex
-        until = now + lease
-        taken = []
-        for entry in self._names(idx.until(now), limit):
-            _, expires, pending = idx.untimed(entry)
-            if not locks.take(self._client, LEASES, pending, taker, until,
-                              now):
-                continue    # another dispatcher holds it
-            if not self._exists(entry):
-                # Taken and moved (or done) since it was listed.
-                locks.release(self._client, LEASES, pending, until)
-                continue
-            moved = idx.timed(until, expires, pending)
-            _put(self._client, moved, expires)
-            self._delete(entry)
-            message_id, queue, project = push.parse(pending)
-            taken.append(push.Push(project, queue, message_id,
-                                   (moved, pending, until)))
-        return taken
+        entries = self._names(idx.until(now), limit)
+        with futures.ThreadPoolExecutor(min(WORKERS, len(entries) or 1)) \
+                as pool:
+            found = pool.map(
+                lambda entry: self._take(entry, taker, now, now + lease),
+                entries)
+        return [taken for taken in found if taken is not None]
+
+    def _take(self, entry, taker, now, until):
+        _, expires, pending = idx.untimed(entry)
+        if not locks.take(self._client, LEASES, pending, taker, until, now):
+            return None     # another dispatcher holds it
+        moved = idx.timed(until, expires, pending)
+        _put(self._client, moved, expires)
+        if not self._delete(entry):
+            # Taken and moved (or done) since it was listed.
+            self._delete(moved)
+            locks.release(self._client, LEASES, pending, until)
+            return None
+        message_id, queue, project = push.parse(pending)
+        return push.Push(project, queue, message_id, (moved, pending, until))
 
     def done(self, pushes):
         """Forget pushes that were made: their lease only if it is still
@@ -95,12 +104,9 @@ class Pushes:
                 PENDING, end_marker=end_marker, limit=limit)[1]]
         return []
 
-    def _exists(self, entry):
-        with responses.tolerating(responses.NOT_FOUND):
-            self._client.head_object(PENDING, entry)
-            return True
-        return False
-
     def _delete(self, entry):
+        """Delete an entry; False if it was gone."""
         with responses.tolerating(responses.NOT_FOUND):
             self._client.delete_object(PENDING, entry)
+            return True
+        return False

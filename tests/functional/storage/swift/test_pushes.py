@@ -36,7 +36,7 @@ class SwiftPushesTest(common_pushes.PendingPushes,
         (listed,) = self.store._names(idx.until(now), 10)
         (first,) = self.store.take(now, 10, 30)
         self.store.done([first])
-        self.assertFalse(self.store._exists(listed))
+        self.assertFalse(self.store._delete(listed))
         self.store._names = lambda end_marker, limit: [listed]
         self.assertEqual([], self.store.take(now, 10, 30))
 
