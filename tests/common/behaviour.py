@@ -21,7 +21,9 @@ OTHER_CLIENT = str(uuid.uuid4())
 PROJECT = 'p1'
 
 
-class DelayBehaviour:
+class Helpers:
+    """setUp and helpers of the shared suites: a fresh queue, a frozen
+    clock."""
 
     def setUp(self):
         super().setUp()
@@ -73,6 +75,10 @@ class DelayBehaviour:
         self.queues.set_metadata(self.queue,
                                  {'_default_message_delay': seconds},
                                  project=PROJECT)
+
+
+
+class DelayBehaviour(Helpers):
 
     # pop and purge
 

@@ -9,6 +9,7 @@ from zaqar.storage.redis import models
 from zaqar.storage.redis import utils
 
 from zaqar_delay import delay
+from zaqar_delay import retry
 from zaqar_delay.storage.redis import keys
 
 
@@ -63,9 +64,11 @@ class ClaimController(upstream_claims.ClaimController):
         queue_meta = self._queue_ctrl.get(queue, project=project)
 
         claim_id = uuidutils.generate_uuid()
+        backoff = retry.of_queue(queue_meta, self.driver.max_delay)
         hashes = self._claim(
             queue, project, claim_id, self._terms(now, claim_id, metadata) +
-            [limit, self.driver.delay_conf.promote_batch_size])
+            [limit, self.driver.delay_conf.promote_batch_size] +
+            list(retry.terms(backoff)))
         if not hashes:
             return None, []
 

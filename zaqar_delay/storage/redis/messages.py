@@ -27,7 +27,10 @@ class MessageController(upstream_messages.MessageController):
     ``redis.delay`` writes: a hash per message (key: the message id;
     fields ``id t cr e u c c.e c.c d b cs`` as in upstream's
     MessageController, ``d`` being the due time, created + delay) and
-    the ``<project>.<queue>.messages`` sorted set (rank -> id).
+    the ``<project>.<queue>.messages`` sorted set (rank -> id). On a queue
+    with ``_retry_backoff``, a claimed message's hash also has ``rb``:
+    the seconds it waits when its claim gives it back (``zaqar_delay.
+    retry``).
 
     This driver adds five sorted sets per queue; every message is in
     exactly one state, and each state is indexed by rank and, where it
@@ -54,8 +57,9 @@ class MessageController(upstream_messages.MessageController):
     range of ``ready`` after the marker rank; with ``include_claimed`` or
     ``include_delayed`` the ``claimed`` or ``waiting`` range is merged in.
     Waiting messages whose time came and claimed ones whose claim ended
-    are moved back to ``ready`` lazily, by the claim and list scripts, at
-    most ``[delay] promote_batch_size`` of each per call. Every change is
+    are moved back to ``ready`` (or, with a retry backoff, to ``waiting``)
+    lazily, by the claim and list scripts, at most ``[delay]
+    promote_batch_size`` of each per call. Every change is
     one Lua script (``scripts/``), so it is atomic and O(log n) per
     message touched whatever the backlog. A message without ``d``
     counts as due. List markers are ranks.

@@ -6,6 +6,8 @@ KEYS[7..9]  the claim's keys (see claim_terms.lua)
 
 ARGV[1..6]  the claim's terms (see claim_terms.lua)
 ARGV[7] limit        ARGV[8] batch (work bound)
+ARGV[9] backoff initial   ARGV[10] backoff factor   ARGV[11] backoff max
+        (the queue's _retry_backoff; initial 0: none)
 
 Returns one HGETALL reply (a flat field/value list) per claimed message.
 When the claim hash already exists the call is a retry of a claim that
@@ -18,6 +20,20 @@ Work: O((batch + limit) log n).
 
 local limit = tonumber(ARGV[7])
 local batch = tonumber(ARGV[8])
+local initial = tonumber(ARGV[9]) or 0
+local factor = tonumber(ARGV[10]) or 1
+local longest = tonumber(ARGV[11]) or 0
+
+-- The wait of a message claimed `count` times when this claim gives it
+-- back (hash field 'rb', read by release and by promote).
+local function backoff(mid, count)
+    if initial > 0 then
+        redis.call('HSET', mid, 'rb', math.ceil(
+            math.min(longest, initial * factor ^ (count - 1))))
+    else
+        redis.call('HDEL', mid, 'rb')
+    end
+end
 
 local function hashes(ids)
     local found = {}
@@ -51,7 +67,7 @@ while #taken < limit and scanned < batch + limit do
         local expires = tonumber(redis.call('HGET', mid, 'e'))
         if expires and expires > now then
             redis.call('HSET', mid, 'c', claim_id, 'c.e', claim_expires)
-            redis.call('HINCRBY', mid, 'c.c', 1)
+            backoff(mid, redis.call('HINCRBY', mid, 'c.c', 1))
             if expires < msg_expires then
                 redis.call('HSET', mid, 't', msg_ttl, 'e', msg_expires)
                 redis.call('EXPIRE', mid, msg_ttl)

@@ -30,6 +30,7 @@ for _, set in ipairs(index_sets) do
     redis.call('ZREM', set, mid)
 end
 redis.call('HSET', mid, 'c', '', 'c.e', now)
+redis.call('HDEL', mid, 'rb')    -- not delayed in the dead letter queue
 if ARGV[3] ~= '' then
     local ttl = tonumber(ARGV[3])
     redis.call('HSET', mid, 't', ttl, 'e', now + ttl)

@@ -16,3 +16,18 @@ local messages, ready, waiting, due, claimed, claim_expiry =
 -- it goes, and only the own ones when its state changes.
 local own_sets = {ready, waiting, due, claimed, claim_expiry}
 local index_sets = {messages, ready, waiting, due, claimed, claim_expiry}
+
+-- A message a claim gives back at `since` (released then, or its claim
+-- expired then) is ready, or, with a retry backoff 'rb' (seconds, written
+-- by claim.lua), waiting until since + rb if that is after `now`.
+local function give_back(mid, rank, since, now)
+    local wait = tonumber(redis.call('HGET', mid, 'rb') or 0)
+    redis.call('HDEL', mid, 'rb')
+    if wait > 0 and since + wait > now then
+        redis.call('HSET', mid, 'd', since + wait)
+        redis.call('ZADD', waiting, rank, mid)
+        redis.call('ZADD', due, since + wait, mid)
+    else
+        redis.call('ZADD', ready, rank, mid)
+    end
+end

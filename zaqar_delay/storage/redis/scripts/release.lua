@@ -1,5 +1,6 @@
 --[[
-release: delete a claim and make the messages it still holds ready.
+release: delete a claim and give back the messages it still holds:
+ready, or waiting for their retry backoff (hash field 'rb', see claim.lua).
 
 KEYS[1..6]  queue index keys (see index.lua)
 KEYS[7]     <project>.<queue>.claims    zset claim expiry -> claim id
@@ -23,7 +24,7 @@ for _, mid in ipairs(redis.call('LRANGE', claim_list, 0, -1)) do
         redis.call('ZREM', claimed, mid)
         redis.call('ZREM', claim_expiry, mid)
         if rank then
-            redis.call('ZADD', ready, rank, mid)
+            give_back(mid, rank, now, now)
             released = released + 1
         end
     end
