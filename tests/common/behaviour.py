@@ -77,7 +77,6 @@ class Helpers:
                                  project=PROJECT)
 
 
-
 class DelayBehaviour(Helpers):
 
     # pop and purge

@@ -9,6 +9,7 @@ from zaqar.storage import errors
 from zaqar.storage.mongodb import claims as upstream_claims
 from zaqar.storage.mongodb import utils
 
+from zaqar_delay import retry
 from zaqar_delay.storage.mongodb import messages as delay_messages
 from zaqar_delay.storage.mongodb import queries
 
@@ -52,12 +53,15 @@ class ClaimController(upstream_claims.ClaimController):
         # One update a document: claim it (only if still ready) and make
         # sure it outlives the claim and its grace.
         outlives = {'$lt': ['$e', _utc(expires)]}
+        count = {'$add': [{'$ifNull': ['$c.c', 0]}, 1]}
+        claim = {'id': oid, 't': ttl, 'e': expires, 'c': count}
+        backoff = retry.of_queue(queue_meta, self.driver.max_delay)
+        if backoff:
+            claim['b'] = delay_messages.backoff_seconds(backoff, count)
         collection.update_many(
             {'_id': {'$in': ids}, 's': READY},
             [{'$set': {
-                's': CLAIMED, 'a': expires,
-                'c': {'id': oid, 't': ttl, 'e': expires,
-                      'c': {'$add': [{'$ifNull': ['$c.c', 0]}, 1]}},
+                's': CLAIMED, 'a': expires, 'c': claim,
                 'e': {'$cond': [outlives, _utc(expires + grace), '$e']},
                 't': {'$cond': [outlives, ttl + grace, '$t']}}}])
 

@@ -12,6 +12,7 @@ from zaqar.storage.mongodb import messages as upstream_messages
 from zaqar.storage.mongodb import utils
 
 from zaqar_delay import delay
+from zaqar_delay import retry
 from zaqar_delay.storage import common
 from zaqar_delay.storage.mongodb import queries
 from zaqar_delay.storage.mongodb import upstream
@@ -31,6 +32,24 @@ def state_update(now):
                                                      READY]}]},
         'a': {'$cond': [claimed, '$c.e', {'$cond': [waiting, '$d', 0]}]},
     }}]
+
+
+def give_back(since, now):
+    """The update of a document a claim gives back at ``since`` (a time,
+    or ``'$c.e'``: when its claim expired): due again ``c.b`` seconds
+    later if its claim set a retry backoff, then its state."""
+    wait = {'$ifNull': ['$c.b', 0]}
+    return [{'$set': {'d': {'$cond': [{'$gt': [wait, 0]},
+                                      {'$add': [since, wait]}, '$d']}}}
+            ] + state_update(now)
+
+
+def backoff_seconds(backoff, count):
+    """``c.b`` of a document claimed ``count`` times (an expression):
+    ``retry.seconds`` on the server."""
+    initial, factor, longest = retry.terms(backoff)
+    return {'$ceil': {'$min': [longest, {'$multiply': [
+        initial, {'$pow': [factor, {'$subtract': [count, 1]}]}]}]}}
 
 
 # A pending push at the due time (zaqar-delay's notifier stage).
@@ -68,6 +87,9 @@ class DelayMessages:
     ``pa``    with zaqar-delay's notifier stage, a delayed     ``pa``
               message's pending push: its due time, then a
               dispatcher's lease expiry; removed once pushed
+    ``c.b``   on a queue with ``_retry_backoff``, the wait of
+              a claimed message when its claim gives it back:
+              ``d`` becomes that time plus ``c.b``
     ========  ===============================================  ==========
 
     Every hot query is one of ``queries``: an equality prefix (``p_q`` and
@@ -106,7 +128,8 @@ class DelayMessages:
             if ids:
                 collection.update_many(
                     {'_id': {'$in': ids}, 's': state, 'a': {'$lte': now}},
-                    {'$set': {'s': READY, 'a': 0}})
+                    {'$set': {'s': READY, 'a': 0}} if state == WAITING else
+                    give_back('$c.e', now))
 
     def _ready_view(self, queue_name, project):
         """Promote what ended; return (collection, scope, now)."""
@@ -175,11 +198,11 @@ class DelayMessages:
         if cid is None:
             return
         collection = self._collection(queue_name, project)
+        now = timeutils.utcnow_ts()
         collection.update_many(
             {'p_q': utils.scope_queue_name(queue_name, project),
              'c.id': cid, 's': CLAIMED},
-            {'$set': {'c.id': None, 'c.e': timeutils.utcnow_ts(),
-                      's': READY, 'a': 0}})
+            [{'$set': {'c.id': None, 'c.e': now}}] + give_back(now, now))
 
     def first(self, queue_name, project=None, sort=1):
         docs = self._list(queue_name, project=project, sort=sort, echo=True,
