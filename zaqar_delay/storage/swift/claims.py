@@ -9,6 +9,7 @@ from zaqar import storage
 from zaqar.storage import errors
 from zaqar.storage.swift import claims as upstream_claims
 
+from zaqar_delay import retry
 from zaqar_delay.storage.swift import idtime
 from zaqar_delay.storage.swift import index as idx
 from zaqar_delay.storage.swift import responses
@@ -16,7 +17,7 @@ from zaqar_delay.storage.swift import upstream
 
 # What one claim being made takes its messages with.
 Taking = collections.namedtuple(
-    'Taking', 'queue project index claim_id expires grace meta now')
+    'Taking', 'queue project index claim_id expires grace meta now backoff')
 
 
 class ClaimController(upstream_claims.ClaimController):
@@ -45,7 +46,7 @@ class ClaimController(upstream_claims.ClaimController):
         msg_ctrl._promote(index, now)
 
         taking = Taking(queue, project, index, claim_id, expires, grace,
-                        meta, now)
+                        meta, now, retry.of_queue(meta, self.driver.max_delay))
         claimed = []
         for mid in index.names(idx.READY, limit=limit * 2):
             if len(claimed) == limit:
@@ -86,6 +87,9 @@ class ClaimController(upstream_claims.ClaimController):
                           taking.expires + taking.grace)
         msg.update(claim_id=taking.claim_id,
                    ttl=max(msg['ttl'], taking.expires + taking.grace - now))
+        wait = taking.backoff and retry.seconds(taking.backoff,
+                                                msg['claim_count'])
+        msg['retry_backoff'] = wait or 0
         self._client.put_object(
             upstream.message_container(taking.queue, taking.project), mid,
             jsonutils.dumps(msg), content_type='application/json',
@@ -93,9 +97,11 @@ class ClaimController(upstream_claims.ClaimController):
                      'x-delete-at': idx.delete_at(msg_expires)})
         index.put(idx.CLAIMED, mid, msg_expires)
         index.put(idx.CLAIM_EXPIRY,
-                  idx.timed(taking.expires, msg_expires, mid), msg_expires)
+                  idx.held_until(taking.expires, msg_expires, mid, wait),
+                  msg_expires)
         index.delete(idx.READY, mid)
         msg['id'] = mid
+        msg.pop('retry_backoff')
         # Zaqar's clock is whole seconds; the posting time is finer.
         msg['age'] = max(0, now - idtime.created_at(mid, headers))
         msg.pop('delay_expires', None)
@@ -170,8 +176,9 @@ class ClaimController(upstream_claims.ClaimController):
         index = msg_ctrl._index(queue, project)
         now = timeutils.utcnow_ts()
         expires = now + metadata['ttl']
-        for mid, held, headers, _ in self._held(queue, project, index,
-                                                claim_id, ids, now):
+        for mid, held, headers, body in self._held(queue, project, index,
+                                                   claim_id, ids, now):
+            wait = jsonutils.loads(body).get('retry_backoff', 0)
             msg_expires = int(headers['x-delete-at'])
             new_expires = max(msg_expires, expires + metadata['grace'])
             if new_expires != msg_expires:
@@ -183,9 +190,10 @@ class ClaimController(upstream_claims.ClaimController):
             index.expire(idx.LOCK, mid, expires)
             index.put(idx.CLAIMED, mid, new_expires)
             index.put(idx.CLAIM_EXPIRY,
-                      idx.timed(expires, new_expires, mid), new_expires)
-            index.delete(idx.CLAIM_EXPIRY, idx.timed(held.expires, msg_expires,
-                                                     mid))
+                      idx.held_until(expires, new_expires, mid, wait),
+                      new_expires)
+            index.delete(idx.CLAIM_EXPIRY, idx.held_until(
+                held.expires, msg_expires, mid, wait))
         self._client.post_object(upstream.claim_container(queue, project),
                                  claim_id,
                                  {'x-delete-at': idx.delete_at(expires),
@@ -203,6 +211,9 @@ class ClaimController(upstream_claims.ClaimController):
                                                    claim_id, ids, now):
             msg = jsonutils.loads(body)
             msg['claim_id'] = None
+            wait = msg.pop('retry_backoff', 0)
+            if wait:
+                msg['delay_expires'] = now + wait
             msg_expires = int(headers['x-delete-at'])
             self._client.put_object(
                 upstream.message_container(queue, project), mid,
@@ -210,10 +221,15 @@ class ClaimController(upstream_claims.ClaimController):
                 headers={'x-object-meta-clientid':
                          headers.get('x-object-meta-clientid', ''),
                          'x-delete-at': idx.delete_at(msg_expires)})
-            index.put(idx.READY, mid, msg_expires)
+            if wait:
+                index.put(idx.WAITING, mid, msg_expires)
+                index.put(idx.DUE, idx.timed(now + wait, msg_expires, mid),
+                          msg_expires)
+            else:
+                index.put(idx.READY, mid, msg_expires)
             index.delete(idx.CLAIMED, mid)
             index.delete(idx.CLAIM_EXPIRY,
-                         idx.timed(held.expires, msg_expires, mid))
+                         idx.held_until(held.expires, msg_expires, mid, wait))
             index.delete(idx.LOCK, mid)
         with responses.tolerating(responses.NOT_FOUND):
             self._client.delete_object(

@@ -16,7 +16,7 @@ READY = 'ready'                # <id>: due and not claimed
 WAITING = 'waiting'            # <id>: not due yet
 DUE = 'due'                    # <due>.<expires>.<id>: not due yet
 CLAIMED = 'claimed'            # <id>: held by a claim
-CLAIM_EXPIRY = 'claim_expiry'  # <claim expires>.<expires>.<id>: held
+CLAIM_EXPIRY = 'claim_expiry'  # <claim expires>.<expires>.<id>[.<wait>]
 LOCK = 'lock'                  # <id>, content the claim id: held
 KINDS = (READY, WAITING, DUE, CLAIMED, CLAIM_EXPIRY, LOCK)
 
@@ -36,6 +36,21 @@ def untimed(name):
     """(when, expires, message id) of a DUE or CLAIM_EXPIRY entry."""
     when, expires, message_id = name.split('.', 2)
     return int(when), int(expires), message_id
+
+
+def held_until(claim_expires, expires, message_id, wait=0):
+    """The name of a CLAIM_EXPIRY entry; ``wait``, the message's retry
+    backoff in seconds, follows when it has one (ids have no dot)."""
+    name = timed(claim_expires, expires, message_id)
+    return '%s.%d' % (name, wait) if wait else name
+
+
+def unheld(name):
+    """(claim expiry, expires, message id, wait) of a CLAIM_EXPIRY
+    entry."""
+    when, expires, rest = untimed(name)
+    message_id, _, wait = rest.partition('.')
+    return when, expires, message_id, int(wait or 0)
 
 
 def until(now):

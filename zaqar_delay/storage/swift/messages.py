@@ -78,9 +78,14 @@ class MessageController(upstream_messages.MessageController):
             index.delete(idx.DUE, name)
         for name in index.names(idx.CLAIM_EXPIRY, end_marker=idx.until(now),
                                 limit=batch):
-            _, expires, mid = idx.untimed(name)
+            ended, expires, mid, wait = idx.unheld(name)
             if index.holder(mid, now) is None:
-                index.put(idx.READY, mid, expires)
+                if ended + wait > now:      # its retry backoff
+                    index.put(idx.WAITING, mid, expires)
+                    index.put(idx.DUE, idx.timed(ended + wait, expires, mid),
+                              expires)
+                else:
+                    index.put(idx.READY, mid, expires)
                 index.delete(idx.CLAIMED, mid)
             index.delete(idx.CLAIM_EXPIRY, name)
 
@@ -198,8 +203,9 @@ class MessageController(upstream_messages.MessageController):
             index.delete(kind, mid)
         index.delete(idx.DUE, idx.timed(due, expires, mid))
         if held:
-            index.delete(idx.CLAIM_EXPIRY,
-                         idx.timed(held.expires, expires, mid))
+            index.delete(idx.CLAIM_EXPIRY, idx.held_until(
+                held.expires, expires, mid,
+                jsonutils.loads(msg).get('retry_backoff', 0)))
             index.delete(idx.LOCK, mid)
 
     def delete(self, queue, message_id, project=None, claim=None):
