@@ -22,9 +22,10 @@ class EntryPointsTest(testtools.TestCase):
 
     def test_stage_namespaces_follow_the_driver_module(self):
         # Zaqar loads '<driver module>.<resource>.stages'.
+        stages = {'queue': ['message_queue_handler', 'metadata_check'],
+                  'topic': ['message_queue_handler']}
         for cls in DRIVERS.values():
-            for resource in ('queue', 'topic'):
+            for resource, expected in stages.items():
                 names = stevedore.ExtensionManager(
                     '%s.%s.stages' % (cls.__module__, resource)).names()
-                self.assertEqual(['message_queue_handler'], names,
-                                 (cls, resource))
+                self.assertEqual(expected, sorted(names), (cls, resource))
