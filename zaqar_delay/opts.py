@@ -72,10 +72,12 @@ _max_message_delay_doc.help = (
 
 
 def register_opts(conf):
-    """Register zaqar-delay's options, and the delay limit it enforces."""
+    """Register zaqar-delay's options, and the delay and ttl limits it
+    enforces."""
     conf.register_opts(ALL_OPTS, group=GROUP)
     conf.register_opts(PUSH_OPTS, group=PUSH_GROUP)
     conf.register_opt(transport.max_message_delay, group=transport.GROUP_NAME)
+    conf.register_opt(transport.max_message_ttl, group=transport.GROUP_NAME)
 
 
 def list_opts():

@@ -9,15 +9,19 @@ the metadata is stored unchecked, and a driver treats a value it refuses
 as absent (``retry.of_queue``).
 """
 
+from zaqar.conf import transport
+
+from zaqar_delay import dedup
 from zaqar_delay import errors
 from zaqar_delay import retry
 
 
-def check(metadata, max_delay):
+def check(metadata, max_delay, max_ttl):
     """Raise DelayError for metadata the delay drivers refuse."""
     metadata = metadata or {}
     if retry.KEY in metadata:
         retry.check(metadata[retry.KEY], max_delay)
+    dedup.check(metadata, max_ttl)
 
 
 class QueueMetadataCheck:
@@ -25,12 +29,13 @@ class QueueMetadataCheck:
 
     def __init__(self, driver, control_driver):
         self.max_delay = driver.max_delay
+        self.max_ttl = driver.conf[transport.GROUP_NAME].max_message_ttl
 
     def create(self, name, metadata=None, project=None):
         try:
-            check(metadata, self.max_delay)
+            check(metadata, self.max_delay, self.max_ttl)
         except errors.DelayError as exc:
             raise errors.QueueMetadataRefused(str(exc)) from exc
 
     def set_metadata(self, name, metadata, project=None):
-        check(metadata, self.max_delay)
+        check(metadata, self.max_delay, self.max_ttl)

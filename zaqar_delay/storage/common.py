@@ -7,6 +7,7 @@ from zaqar.common import decorators
 from zaqar.conf import transport
 from zaqar.storage import errors
 
+from zaqar_delay import dedup
 from zaqar_delay import delay
 from zaqar_delay import opts
 from zaqar_delay import push
@@ -53,6 +54,13 @@ class DelaySettings:
         return self.claim_class(self)
 
 
+def _metadata(queue_controller, queue, project):
+    try:
+        return queue_controller.get_metadata(queue, project)
+    except errors.QueueDoesNotExist:
+        return {}
+
+
 def message_delays(driver, queue_controller, queue, project, messages):
     """The delay of each posted message, checked.
 
@@ -62,13 +70,21 @@ def message_delays(driver, queue_controller, queue, project, messages):
     """
     default = 0
     if delay.needs_queue_default(messages):
-        try:
-            default = delay.queue_default(
-                queue_controller.get_metadata(queue, project))
-        except errors.QueueDoesNotExist:
-            default = 0
+        default = delay.queue_default(_metadata(queue_controller, queue,
+                                                project))
     return delay.prepare(messages, default, driver.max_delay,
                          driver.delay_conf.ttl_shorter_than_delay)
+
+
+def post_terms(driver, queue_controller, queue, project, messages):
+    """(delays, dedups) of posted messages: each one's checked delay (see
+    ``message_delays``) and its ``dedup.Dedup`` or None. Reads the
+    queue's metadata once."""
+    metadata = _metadata(queue_controller, queue, project)
+    delays = delay.prepare(messages, delay.queue_default(metadata),
+                           driver.max_delay,
+                           driver.delay_conf.ttl_shorter_than_delay)
+    return delays, dedup.of_messages(metadata, messages)
 
 
 def plain_uri(uri, backend):

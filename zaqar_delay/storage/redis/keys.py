@@ -32,6 +32,7 @@ class Index(collections.namedtuple(
 
 
 RANK_COUNTER = 'rank_counter'       # upstream: next rank of the queue
+DEDUP = 'dedup.'                    # dedup.<digest> -> message id
 # The store's pending pushes (one set for every queue): due time -> push.
 PUSHES = 'zaqar_delay.pushes'
 CLAIMS = 'claims'                   # upstream: claim expiry -> claim id
@@ -42,6 +43,12 @@ def index(queue, project):
     """The index keys of a queue (an ``Index``)."""
     return Index(*(utils.scope_message_ids_set(queue, project, suffix)
                    for suffix in SUFFIXES))
+
+
+def dedup(queue, project, digest):
+    """A dedup key: the id of the message holding a key value (with the
+    dedup window as the key's expiry)."""
+    return utils.scope_queue_index(queue, project, DEDUP + digest)
 
 
 def rank_counter(queue, project):

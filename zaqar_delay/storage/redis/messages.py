@@ -30,7 +30,10 @@ class MessageController(upstream_messages.MessageController):
     the ``<project>.<queue>.messages`` sorted set (rank -> id). On a queue
     with ``_retry_backoff``, a claimed message's hash also has ``rb``:
     the seconds it waits when its claim gives it back (``zaqar_delay.
-    retry``).
+    retry``). On a queue with ``_dedup_key``, ``<project>.<queue>.dedup.
+    <digest>`` holds ``<message id> <window end>``: the message holding
+    a key value, until then (``zaqar_delay.dedup``; the post script keeps
+    it).
 
     This driver adds five sorted sets per queue; every message is in
     exactly one state, and each state is indexed by rank and, where it
@@ -85,23 +88,27 @@ class MessageController(upstream_messages.MessageController):
     def post(self, queue, messages, client_uuid, project=None):
         messages = list(messages)
         client_uuid = str(uuid.UUID(str(client_uuid)))
-        delays = common.message_delays(self.driver, self._queue_ctrl, queue,
-                                       project, messages)
+        delays, dedups = common.post_terms(self.driver, self._queue_ctrl,
+                                           queue, project, messages)
         checksums = self.driver.conf.enable_checksum
 
         ids = [uuidutils.generate_uuid() for _ in messages]
         pushed = push.name('', queue, project) if self.driver.pushes else ''
         args = [self._now(), pushed]
-        for msg, msg_delay in zip(messages, delays):
+        own_keys = []
+        for mid, msg, msg_delay, dedup in zip(ids, messages, delays, dedups):
             body = msg.get('body', {})
             checksum = s_utils.get_checksum(body) if checksums else None
             args += [msg['ttl'], msg_delay, client_uuid, upstream.pack(body),
-                     checksum or '']
+                     checksum or '', dedup.window if dedup else 0]
+            own_keys += [mid, keys.dedup(queue, project, dedup.digest)
+                         if dedup else mid]
 
-        self._post(list(keys.index(queue, project)) +
-                   [keys.rank_counter(queue, project), keys.PUSHES] + ids,
-                   args)
-        return ids
+        answers = self._post(list(keys.index(queue, project)) +
+                             [keys.rank_counter(queue, project),
+                              keys.PUSHES] + own_keys, args)
+        return [answer.decode() if isinstance(answer, bytes) else answer
+                for answer in answers]
 
     def _marker_rank(self, queue, project, marker):
         if not marker:

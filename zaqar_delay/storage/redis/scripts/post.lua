@@ -4,17 +4,23 @@ post: store messages and index them, in one atomic step.
 KEYS[1..6]  queue index keys (see index.lua)
 KEYS[7]     <project>.<queue>.rank_counter   string, next rank
 KEYS[8]     zaqar_delay.pushes               zset due time -> push
-KEYS[9..]   one message hash key (the message id) per message
+KEYS[9..]   two per message: its hash key (the message id), and its
+            dedup key <project>.<queue>.dedup.<digest> (any key when the
+            message has no dedup window)
 
 ARGV[1]     now (unix seconds)
 ARGV[2]     push suffix: '.<queue>.<project>' when delayed messages are
             to be pushed to subscribers when due, else ''
-ARGV[3..]   five per message: ttl, delay (seconds), client uuid,
-            body (msgpack), checksum ('' for none)
+ARGV[3..]   six per message: ttl, delay (seconds), client uuid,
+            body (msgpack), checksum ('' for none), dedup window (seconds;
+            0: not deduplicated)
 
 A message whose hash already exists is left as it is, so that a retry
-of a post whose reply was lost (same ids) changes nothing.
-Returns the rank of the first message.
+of a post whose reply was lost (same ids) changes nothing. A message
+whose dedup key names a live message of the queue, within its window,
+is not stored: that message answers for it; otherwise the key names it
+('<id> <window end>') for the window.
+Returns the id answering for each message, in order.
 --]]
 --- @include "index"
 local now = tonumber(ARGV[1])
@@ -24,10 +30,32 @@ local rank_counter, pushes = KEYS[7], KEYS[8]
 local rank = tonumber(redis.call('GET', rank_counter) or 1)
 local first_rank = rank
 
-for i = 9, #KEYS do
-    local mid = KEYS[i]
-    local base = 2 + (i - 9) * 5
-    if redis.call('EXISTS', mid) == 0 then
+local answers = {}
+for i = 9, #KEYS, 2 do
+    local mid, dedup_key = KEYS[i], KEYS[i + 1]
+    local base = 2 + (i - 9) / 2 * 6
+    local window = tonumber(ARGV[base + 6])
+    local answer = mid
+    if window > 0 then
+        -- '<holder id> <window end>': the end is Zaqar's clock, like every
+        -- time here; the key's own expiry only cleans up.
+        local held = redis.call('GET', dedup_key)
+        local holder, ends = nil, 0
+        if held then
+            holder, ends = string.match(held, '^(%S+) (%d+)$')
+            ends = tonumber(ends) or 0
+        end
+        if holder and holder ~= mid and ends > now and
+                redis.call('ZSCORE', messages, holder) and
+                redis.call('EXISTS', holder) == 1 then
+            answer = holder
+        else
+            redis.call('SET', dedup_key, mid .. ' ' .. (now + window),
+                       'EX', window + 60)
+        end
+    end
+    answers[#answers + 1] = answer
+    if answer == mid and redis.call('EXISTS', mid) == 0 then
         local ttl = tonumber(ARGV[base + 1])
         local due_at = now + tonumber(ARGV[base + 2])
 
@@ -55,4 +83,4 @@ for i = 9, #KEYS do
 end
 
 redis.call('SET', rank_counter, rank)
-return first_rank
+return answers

@@ -1,0 +1,65 @@
+"""Deduplication keys: a post sent twice stores one message.
+
+A queue whose metadata has ``_dedup_key`` (the name of a top-level field
+of message bodies) and optionally ``_dedup_window`` (seconds) stores a
+posted message only if no live message of the queue carries the same
+value of that field, posted within the window (by default, the message's
+ttl); otherwise the post answers with the live message's id in its
+place. A body without the field is never deduplicated. Pure: no I/O;
+each driver keeps, per queue and value, which message holds it.
+"""
+
+import collections
+import hashlib
+
+from oslo_serialization import jsonutils
+
+from zaqar_delay import errors
+
+KEY = '_dedup_key'
+WINDOW = '_dedup_window'
+
+# What one posted message is deduplicated by: the digest of its key value
+# and how long (seconds) the value stays taken.
+Dedup = collections.namedtuple('Dedup', 'digest window')
+
+
+def check(metadata, max_ttl):
+    """Raise DelayError for bad ``_dedup_key`` or ``_dedup_window``."""
+    if KEY in metadata:
+        field = metadata[KEY]
+        if not isinstance(field, str) or not field:
+            raise errors.DelayError(
+                '{0} must be the name of a field of message bodies (a '
+                'non-empty string), not {1!r}.', KEY, field)
+    if WINDOW in metadata:
+        window = metadata[WINDOW]
+        if (isinstance(window, bool) or not isinstance(window, int) or
+                not 0 < window <= max_ttl):
+            raise errors.DelayError(
+                '{0} must be a whole number of seconds above 0 and at most '
+                'the maximum message ttl ({1}), not {2!r}.', WINDOW,
+                max_ttl, window)
+        if KEY not in metadata:
+            raise errors.DelayError('{0} needs {1}.', WINDOW, KEY)
+
+
+def of_messages(metadata, messages):
+    """A Dedup (or None) per message, from the queue's metadata."""
+    field = (metadata or {}).get(KEY)
+    window = (metadata or {}).get(WINDOW)
+    if not isinstance(field, str) or not field:
+        return [None] * len(messages)
+    if isinstance(window, bool) or not isinstance(window, int) or \
+            window <= 0:
+        window = None
+    found = []
+    for message in messages:
+        body = message.get('body')
+        if not isinstance(body, dict) or field not in body:
+            found.append(None)
+            continue
+        value = jsonutils.dumps(body[field], sort_keys=True)
+        found.append(Dedup(hashlib.sha256(value.encode()).hexdigest()[:40],
+                           window or message['ttl']))
+    return found
