@@ -14,6 +14,7 @@ from zaqar.storage.mongodb import utils
 from zaqar_delay import delay
 from zaqar_delay import retry
 from zaqar_delay.storage import common
+from zaqar_delay.storage.mongodb import dedup
 from zaqar_delay.storage.mongodb import queries
 from zaqar_delay.storage.mongodb import upstream
 
@@ -215,8 +216,8 @@ class DelayMessages:
     @utils.raises_conn_error
     def post(self, queue_name, messages, client_uuid, project=None):
         messages = [dict(msg) for msg in messages]
-        delays = common.message_delays(self.driver, self._queue_ctrl,
-                                       queue_name, project, messages)
+        delays, dedups = common.post_terms(self.driver, self._queue_ctrl,
+                                           queue_name, project, messages)
         for msg, delay_seconds in zip(messages, delays):
             msg['delay'] = delay_seconds
         ids = super().post(queue_name, messages, client_uuid,
@@ -225,16 +226,40 @@ class DelayMessages:
         # to claims and lists, never early. A delayed one to be pushed
         # gets its state and its pending push in the same write.
         now = timeutils.utcnow_ts()
+        collection = self._collection(queue_name, project)
+        answers = self._deduplicate(collection, queue_name, project, ids,
+                                    dedups, now)
         pushed, rest = [], []
-        for mid, delay_seconds in zip(ids, delays):
+        for mid, answer, delay_seconds in zip(ids, answers, delays):
+            if answer != mid:
+                continue    # not stored: another message answers for it
             to_push = delay_seconds and self.driver.pushes
             (pushed if to_push else rest).append(utils.to_oid(mid))
-        collection = self._collection(queue_name, project)
         for oids, update in ((pushed, state_update(now) + PENDING_PUSH),
                              (rest, state_update(now))):
             if oids:
                 collection.update_many({'_id': {'$in': oids}}, update)
-        return ids
+        return answers
+
+    def _deduplicate(self, collection, queue_name, project, ids, dedups,
+                     now):
+        """The id answering for each posted message: its own, or that of
+        the live message holding its dedup key value (the posted
+        document, not yet in any state, is then deleted)."""
+        if not any(dedups):
+            return ids
+        holders = dedup.Holders(collection,
+                                utils.scope_queue_name(queue_name, project))
+        answers, dropped = [], []
+        for mid, found in zip(ids, dedups):
+            held = found and str(holders.hold(found, utils.to_oid(mid), now))
+            if held and held != mid:
+                dropped.append(utils.to_oid(mid))
+            answers.append(held or mid)
+        if dropped:
+            collection.delete_many({'_id': {'$in': dropped}, 's': {
+                '$exists': False}})
+        return answers
 
     # Reads and deletes by id. Upstream's hint the ``_id`` index, which
     # the test server (secantusdb) answers in time proportional to the
