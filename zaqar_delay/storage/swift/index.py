@@ -18,7 +18,8 @@ DUE = 'due'                    # <due>.<expires>.<id>: not due yet
 CLAIMED = 'claimed'            # <id>: held by a claim
 CLAIM_EXPIRY = 'claim_expiry'  # <claim expires>.<expires>.<id>[.<wait>]
 LOCK = 'lock'                  # <id>, content the claim id: held
-KINDS = (READY, WAITING, DUE, CLAIMED, CLAIM_EXPIRY, LOCK)
+DEDUP = 'dedup'                # <digest>, content the message id
+KINDS = (READY, WAITING, DUE, CLAIMED, CLAIM_EXPIRY, LOCK, DEDUP)
 
 delete_at = locks.delete_at
 

@@ -8,6 +8,7 @@ from zaqar.storage.swift import messages as upstream_messages
 from zaqar.storage import utils as s_utils
 
 from zaqar_delay.storage import common
+from zaqar_delay.storage.swift import dedup
 from zaqar_delay.storage.swift import idtime
 from zaqar_delay.storage.swift import index as idx
 from zaqar_delay.storage.swift import pushes
@@ -50,6 +51,8 @@ class MessageController(upstream_messages.MessageController):
     ``claimed``       ``<id>``                      held by a claim
     ``claim_expiry``  ``<claim exp>.<exp>.<id>``    held by a claim
     ``lock``          ``<id>`` (content: claim id)  held; expires with it
+    ``dedup``         ``<digest>`` (content: id)    holds a dedup value,
+                                                    until its window ends
     ================  ============================  ======================
 
     A claim lists ``ready`` (O(limit) names) and takes each message with a
@@ -91,12 +94,12 @@ class MessageController(upstream_messages.MessageController):
 
     def post(self, queue, messages, client_uuid, project=None):
         messages = list(messages)
-        delays = common.message_delays(self.driver, self._queue_ctrl, queue,
-                                       project, messages)
+        delays, dedups = common.post_terms(self.driver, self._queue_ctrl,
+                                           queue, project, messages)
         index = self._index(queue, project)
         now = timeutils.utcnow_ts()
         ids = []
-        for msg, delay in zip(messages, delays):
+        for msg, delay, found in zip(messages, delays, dedups):
             mid = idtime.new()
             expires = now + msg['ttl']
             content = {'body': msg.get('body', {}), 'claim_id': None,
@@ -115,6 +118,14 @@ class MessageController(upstream_messages.MessageController):
                 jsonutils.dumps(content), content_type='application/json',
                 headers={'x-object-meta-clientid': str(client_uuid),
                          'x-delete-at': idx.delete_at(expires)})
+            if found:
+                held = dedup.hold(self._client, queue, project, found, mid,
+                                  now, lambda m: self._live(queue, m,
+                                                            project))
+                if held != mid:     # a live message answers for it
+                    self._delete(queue, mid, project)
+                    ids.append(held)
+                    continue
             if delay:
                 index.put(idx.WAITING, mid, expires)
                 index.put(idx.DUE, idx.timed(now + delay, expires, mid),
@@ -123,6 +134,13 @@ class MessageController(upstream_messages.MessageController):
                 index.put(idx.READY, mid, expires)
             ids.append(mid)
         return ids
+
+    def _live(self, queue, message_id, project):
+        try:
+            self._find_message(queue, message_id, project)
+            return True
+        except errors.MessageDoesNotExist:
+            return False
 
     def _candidates(self, index, kinds, marker, want):
         names = []
