@@ -233,3 +233,20 @@ class ZaqarClientTests:
                              core.queue_get(trans, req, name))
         self.assertNotIn('_retry_backoff', self.queue.metadata(
             force_reload=True))
+
+    # deduplication
+
+    def test_a_post_sent_twice_answers_the_same_message(self):
+        self.queue.metadata(new_meta={'_dedup_key': 'job'})
+        first = self.queue.post([{'body': {'job': 'nightly'}, 'ttl': 300}])
+        again = self.queue.post([{'body': {'job': 'nightly'}, 'ttl': 300}])
+        self.assertEqual(first['resources'], again['resources'])
+        self.stats_reach(('total',), (1,))
+
+    def test_bad_dedup_metadata_gets_a_400(self):
+        for meta, reason in (({'_dedup_key': 7}, 'non-empty string'),
+                             ({'_dedup_key': 'job', '_dedup_window': -1},
+                              'above 0')):
+            error = self.assertRaises(client_errors.MalformedRequest,
+                                      self.queue.metadata, new_meta=meta)
+            self.assertIn(reason, str(error))
