@@ -8,6 +8,14 @@ failures, timeouts, 429 and 5xx replies are retried with exponential
 backoff; a batch the server refuses with another 4xx is posted a message
 at a time, so that each refused row is reported with the server's own
 reason and the others are posted.
+
+Into a queue with ``_dedup_key``, the server answers a row whose key
+value a live message already holds with that message's id instead of
+posting it. Such rows are counted as duplicates, not as posted: an id
+answered twice in a partition, or one whose message is older than the
+post (its ``age``, read back with one bulk GET per 20 ids). So a job
+that died can be run again on the same input: what it had posted is
+counted as duplicates and not posted twice.
 """
 
 import json
@@ -18,6 +26,9 @@ import uuid
 import requests
 
 TRANSIENT = {429, 500, 502, 503, 504}
+DEDUP_KEY = '_dedup_key'
+IDS_PER_GET = 20    # Zaqar's largest page: ids of one bulk GET
+OLDER = 2           # seconds of age past the post: posted before it
 
 # A post's body is '{"messages": [m1, m2, ...]}': ENVELOPE bytes (16)
 # plus each message's JSON and, between two of them, SEPARATOR bytes
@@ -102,12 +113,59 @@ class Poster:
             failure = _reason(resp)
         return 'gave up after %d attempts: %s' % (self.retries + 1, failure)
 
+    def _deduplicating(self, session, project, queue):
+        """Whether the queue has ``_dedup_key`` (read once)."""
+        if (project, queue) not in self._dedup:
+            try:
+                resp = session.get('%s/v2/queues/%s' % (self.url, queue),
+                                   headers=self._headers(project),
+                                   timeout=self.timeout)
+                found = resp.ok and DEDUP_KEY in resp.json()
+            except (requests.RequestException, ValueError):
+                found = False
+            self._dedup[(project, queue)] = found
+        return self._dedup[(project, queue)]
+
+    def _duplicates(self, session, project, queue, resp, started):
+        """How many of a post's answers are messages posted before it."""
+        try:
+            ids = [href.rsplit('/', 1)[-1]
+                   for href in resp.json()['resources']]
+        except (ValueError, KeyError, TypeError):
+            return 0
+        fresh = list(dict.fromkeys(mid for mid in ids
+                                   if mid not in self._answered))
+        self._answered.update(fresh)
+        duplicates = len(ids) - len(fresh)      # answered twice
+        elapsed = self.clock() - started
+        for start in range(0, len(fresh), IDS_PER_GET):
+            try:
+                # Commas as they are: Zaqar splits ``ids`` on a literal
+                # comma only.
+                found = session.get(
+                    '%s/v2/queues/%s/messages?ids=%s' % (
+                        self.url, queue,
+                        ','.join(fresh[start:start + IDS_PER_GET])),
+                    headers=self._headers(project), timeout=self.timeout)
+                messages = found.json().get('messages', [])
+            except (requests.RequestException, ValueError, AttributeError):
+                continue
+            duplicates += sum(1 for msg in messages
+                              if msg.get('age', 0) > elapsed + OLDER)
+        return duplicates
+
     def _post(self, session, batch):
         """Post a batch of (row, message, size); yields result rows."""
         project, queue = batch[0][0]['project'], batch[0][0]['queue']
+        started = self.clock()
         resp = self._send(session, project, queue, [m for _, m, _ in batch])
         if not isinstance(resp, str) and 200 <= resp.status_code < 300:
-            yield _posted(project, queue, len(batch))
+            duplicates = self._deduplicating(session, project, queue) and \
+                self._duplicates(session, project, queue, resp, started)
+            if duplicates:
+                yield _posted(project, queue, duplicates, 'duplicate')
+            if len(batch) > duplicates:
+                yield _posted(project, queue, len(batch) - duplicates)
         elif isinstance(resp, str) or len(batch) == 1:
             reason = resp if isinstance(resp, str) else _reason(resp)
             for row, _, _ in batch:
@@ -120,6 +178,7 @@ class Poster:
         """Post an iterator of rows; yields result rows (see
         :data:`schemas.POST_RESULT`)."""
         self.client_id = str(uuid.uuid4())
+        self._dedup, self._answered = {}, set()
         batch, size = [], 0
         with requests.Session() as session:
             for row in rows:
@@ -144,8 +203,8 @@ class Poster:
                 yield from self._post(session, batch)
 
 
-def _posted(project, queue, count):
-    return {'status': 'posted', 'count': count, 'project': project,
+def _posted(project, queue, count, status='posted'):
+    return {'status': status, 'count': count, 'project': project,
             'queue': queue, 'body': None, 'ttl': None, 'delay': None,
             'deliver_at': None, 'reason': None}
 

@@ -144,3 +144,25 @@ class PipelineEndToEndTest(testtools.TestCase):
                          [line.split()[0] for line in lines])
         # Lateness is known for every claimed message and none is early.
         self.assertNotIn(' - ', lines[0])
+
+    def test_a_job_run_again_posts_nothing_twice(self):
+        queue = self.cli.queue('jobs', force_create=True)
+        queue.metadata(new_meta={'_dedup_key': 'job'})
+        path = self.write_input(
+            [{'queue': 'jobs', 'body': {'job': i % 25}, 'ttl': 600,
+              'delay': 0} for i in range(30)])     # 5 values twice
+        rejects = os.path.join(self.dir, 'rejects')
+
+        def schedule():
+            return self.run_command(
+                'zaqar-delay-schedule', path, '--url', self.stack.url,
+                '--project', 'p1', '--rejects', rejects, '--batch-size',
+                '7', '--partitions', '2')
+
+        first = schedule()
+        self.assertIn('posted 25 messages', first)
+        self.assertIn('duplicates: 5', first)
+        again = schedule()      # as if the first run had died
+        self.assertIn('posted 0 messages', again)
+        self.assertIn('duplicates: 30', again)
+        self.assertEqual(25, queue.stats['messages']['total'])

@@ -22,7 +22,12 @@ class Script(http.server.BaseHTTPRequestHandler):
         messages = json.loads(self.rfile.read(length))['messages']
         self.server.seen.append((self.path, self.headers['X-Project-ID'],
                                  messages))
-        status, reply = self.server.answer(messages)
+        self.reply(*self.server.answer(messages))
+
+    def do_GET(self):
+        self.reply(*self.server.get(self.path))
+
+    def reply(self, status, reply):
         data = json.dumps(reply).encode()
         # One send, so that kept-alive connections do not stall.
         self.wfile.write(b'HTTP/1.1 %d X\r\nContent-Type: application/json'
@@ -35,9 +40,9 @@ class Script(http.server.BaseHTTPRequestHandler):
 
 class PosterTest(testtools.TestCase):
 
-    def serve(self, answer):
+    def serve(self, answer, get=lambda path: (404, {})):
         server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), Script)
-        server.seen, server.answer = [], answer
+        server.seen, server.answer, server.get = [], answer, get
         threading.Thread(target=server.serve_forever, daemon=True).start()
         self.addCleanup(server.shutdown)
         self.seen = server.seen
@@ -117,3 +122,36 @@ class PosterTest(testtools.TestCase):
     def test_text_bodies_that_are_not_json_stay_text(self):
         self.assertEqual('hello', zaqar_poster.body_of('hello'))
         self.assertEqual({'a': [1]}, zaqar_poster.body_of('{"a": [1]}'))
+
+    def test_duplicates_in_a_dedup_queue_are_counted_apart(self):
+        # The server answers 'old' for the value an earlier run posted
+        # and one id for the value given twice in this batch.
+        def answer(msgs):
+            ids = {'{"n": 0}': 'old', '{"n": 1}': 'new1'}
+            return 201, {'resources': [
+                '/v2/queues/q1/messages/' + ids.get(json.dumps(m['body']),
+                                                    'new2')
+                for m in msgs]}
+
+        def get(path):
+            if path == '/v2/queues/q1':
+                return 200, {'_dedup_key': 'n'}
+            ages = {'old': 3600, 'new1': 0, 'new2': 0}
+            ids = path.split('ids=')[1].split(',')
+            return 200, {'messages': [{'id': i, 'age': ages[i]}
+                                      for i in ids]}
+
+        url = self.serve(answer, get)
+        rows = self.rows(3) + [dict(self.rows(1)[0], body='{"n": 1}')]
+        results = list(zaqar_poster.Poster(url)(rows))
+        counts = {r['status']: r['count'] for r in results}
+        self.assertEqual({'posted': 2, 'duplicate': 2}, counts)
+
+    def test_a_queue_without_dedup_key_reads_nothing_back(self):
+        gets = []
+        url = self.serve(lambda msgs: (201, {'resources': ['/x/a', '/x/a']}),
+                         lambda path: gets.append(path) or (200, {}))
+        results = list(zaqar_poster.Poster(url)(self.rows(2)))
+        self.assertEqual(['/v2/queues/q1'], gets)
+        self.assertEqual([('posted', 2)],
+                         [(r['status'], r['count']) for r in results])

@@ -10,6 +10,10 @@ delay when posted, a past time posting with delay 0); with neither, the
 queue's ``_default_message_delay`` applies. Rows that are invalid or
 that the server refuses are written to ``--rejects`` (JSON lines) with
 the reason. Every partition posts through one HTTP session.
+
+Into a queue with ``_dedup_key``, rows already posted (by an earlier run
+of the job, or earlier in this one) are not posted again and are
+counted as duplicates: a job that died can simply be run again.
 """
 
 import argparse
@@ -26,13 +30,15 @@ from zaqar_delay.pipeline import poster as zaqar_poster
 from zaqar_delay.pipeline.transforms import schedule as transform
 
 Summary = collections.namedtuple(
-    'Summary', 'posted rejected per_queue seconds rate')
+    'Summary', 'posted rejected per_queue seconds rate duplicates')
 
 
-def _progress(posted, refused, done, out, interval):
+def _progress(counts, done, out, interval):
     while not done.wait(interval):
-        out.write('progress: %d posted, %d refused so far\n' % (
-            posted.value, refused.value))
+        values = [counts[k].value
+                  for k in ('posted', 'duplicate', 'refused')]
+        out.write('progress: %d posted, %d duplicates, %d refused so '
+                  'far\n' % tuple(values))
         out.flush()
 
 
@@ -45,17 +51,17 @@ def run(spark, df, poster, rejects_path, partitions=None, out=sys.stdout,
         valid = valid.repartition(partitions, 'project', 'queue')
     valid = valid.sortWithinPartitions('project', 'queue')
     sc = spark.sparkContext
-    posted, refused = sc.accumulator(0), sc.accumulator(0)
+    counts = {status: sc.accumulator(0)
+              for status in ('posted', 'duplicate', 'refused')}
 
     def post(rows):
         for result in poster(rows):
-            (posted if result['status'] == 'posted' else refused).add(
-                result['count'])
+            counts[result['status']].add(result['count'])
             yield result
 
     done = threading.Event()
     threading.Thread(target=_progress, daemon=True, args=(
-        posted, refused, done, out, progress_interval)).start()
+        counts, done, out, progress_interval)).start()
     start = time.monotonic()
     try:
         results = valid.rdd.mapPartitions(post).collect()   # posts once
@@ -75,8 +81,10 @@ def run(spark, df, poster, rejects_path, partitions=None, out=sys.stdout,
         if r['status'] == 'posted':
             per_queue[(r['project'], r['queue'])] += r['count']
     total = sum(per_queue.values())
+    duplicates = sum(r['count'] for r in results
+                     if r['status'] == 'duplicate')
     return Summary(total, rejected, dict(per_queue), seconds,
-                   total / seconds if seconds else 0.0)
+                   total / seconds if seconds else 0.0, duplicates)
 
 
 def report(summary, rejects_path, out):
@@ -84,6 +92,10 @@ def report(summary, rejects_path, out):
               '%d (see %s)\n' % (summary.posted, summary.seconds,
                                  summary.rate, summary.rejected,
                                  rejects_path))
+    if summary.duplicates:
+        out.write('duplicates: %d (their queue already had a live message '
+                  'with the same _dedup_key value: not posted again)\n'
+                  % summary.duplicates)
     for (project, queue), count in sorted(summary.per_queue.items(),
                                           key=lambda kv: str(kv[0])):
         out.write('  %s/%s: %d\n' % (project or '-', queue, count))
