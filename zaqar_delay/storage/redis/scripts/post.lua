@@ -39,19 +39,18 @@ for i = 9, #KEYS, 2 do
     if window > 0 then
         -- '<holder id> <window end>': the end is Zaqar's clock, like every
         -- time here; the key's own expiry only cleans up.
-        local held = redis.call('GET', dedup_key)
-        local holder, ends = nil, 0
-        if held then
-            holder, ends = string.match(held, '^(%S+) (%d+)$')
-            ends = tonumber(ends) or 0
-        end
-        if holder and holder ~= mid and ends > now and
-                redis.call('ZSCORE', messages, holder) and
-                redis.call('EXISTS', holder) == 1 then
-            answer = holder
-        else
-            redis.call('SET', dedup_key, mid .. ' ' .. (now + window),
-                       'EX', window + 60)
+        local mine = mid .. ' ' .. (now + window)
+        if not redis.call('SET', dedup_key, mine, 'NX', 'EX',
+                          window + 60) then
+            local holder, ends = string.match(
+                redis.call('GET', dedup_key) or '', '^(%S+) (%d+)$')
+            if holder and holder ~= mid and tonumber(ends) > now and
+                    redis.call('ZSCORE', messages, holder) and
+                    redis.call('EXISTS', holder) == 1 then
+                answer = holder
+            else
+                redis.call('SET', dedup_key, mine, 'EX', window + 60)
+            end
         end
     end
     answers[#answers + 1] = answer
