@@ -178,6 +178,19 @@ class InServerPushes(PushTest):
         time.sleep(1)
         self.assertEqual(set(sentinel), set(self.arrivals()))
 
+    def test_a_post_sent_twice_to_a_dedup_queue_is_pushed_once(self):
+        self.queue.metadata(new_meta={'_default_message_delay': QUEUE_DELAY,
+                                      '_dedup_key': 'job'})
+        self.subscribe()
+        for _ in range(2):
+            self.queue.post([
+                {'body': {'job': 'now'}, 'ttl': 600, 'delay': 0},
+                {'body': {'job': 'soon'}, 'ttl': 600, 'delay': 1}])
+        self.assertEqual(2, self.receiver.wait_for(2, 20))
+        time.sleep(2)
+        self.assertEqual(['now', 'soon'], sorted(
+            body['body']['job'] for body in self.receiver.bodies()))
+
 
 class DispatcherProcesses(PushTest):
     in_server = False

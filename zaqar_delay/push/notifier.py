@@ -2,7 +2,8 @@
 
 Put it in ``[storage] message_pipeline`` instead of
 ``zaqar.notification.notifier``. A message due when posted is pushed at
-once, as Zaqar's notifier does; a delayed one is left to the delay
+once, as Zaqar's notifier does; a delayed one (or one with a
+deduplication key, which is pushed only if stored) is left to the delay
 driver, whose post records a pending push beside the message (in the
 same atomic write on redis and mongodb, just before it on swift); a
 dispatcher pushes it when it comes due
@@ -63,8 +64,11 @@ class NotifierDriver(notifier.NotifierDriver):
             return
         if not self.delays:
             return super().post(queue_name, messages, client_uuid, project)
-        delays = common.message_delays(self.driver, self.queue_controller,
-                                       queue_name, project, messages)
-        due = [msg for msg, delay in zip(messages, delays) if not delay]
+        # A deduplicated message is pushed by a dispatcher, once the
+        # driver has stored it: a duplicate is not stored, nor pushed.
+        delays, dedups = common.post_terms(self.driver, self.queue_controller,
+                                           queue_name, project, messages)
+        due = [msg for msg, delay, dedup in zip(messages, delays, dedups)
+               if not delay and not dedup]
         if due:
             super().post(queue_name, due, client_uuid, project)

@@ -230,10 +230,11 @@ class DelayMessages:
         answers = self._deduplicate(collection, queue_name, project, ids,
                                     dedups, now)
         pushed, rest = [], []
-        for mid, answer, delay_seconds in zip(ids, answers, delays):
+        for mid, answer, delay_seconds, found in zip(ids, answers, delays,
+                                                     dedups):
             if answer != mid:
                 continue    # not stored: another message answers for it
-            to_push = delay_seconds and self.driver.pushes
+            to_push = (delay_seconds or found) and self.driver.pushes
             (pushed if to_push else rest).append(utils.to_oid(mid))
         for oids, update in ((pushed, state_update(now) + PENDING_PUSH),
                              (rest, state_update(now))):

@@ -108,7 +108,7 @@ class MessageController(upstream_messages.MessageController):
             if self.driver.conf.enable_checksum:
                 content['checksum'] = s_utils.get_checksum(
                     msg.get('body', None))
-            if delay and self.driver.pushes:
+            if (delay or found) and self.driver.pushes:
                 # Before the message: a crash between the two leaves a
                 # push of nothing, which a dispatcher drops.
                 pushes.record(self._client, now + delay, expires, mid, queue,

@@ -9,8 +9,9 @@ KEYS[9..]   two per message: its hash key (the message id), and its
             message has no dedup window)
 
 ARGV[1]     now (unix seconds)
-ARGV[2]     push suffix: '.<queue>.<project>' when delayed messages are
-            to be pushed to subscribers when due, else ''
+ARGV[2]     push suffix: '.<queue>.<project>' when delayed (or
+            deduplicated) messages are to be pushed to subscribers when
+            due, else ''
 ARGV[3..]   six per message: ttl, delay (seconds), client uuid,
             body (msgpack), checksum ('' for none), dedup window (seconds;
             0: not deduplicated)
@@ -71,11 +72,11 @@ for i = 9, #KEYS, 2 do
         if due_at > now then
             redis.call('ZADD', waiting, rank, mid)
             redis.call('ZADD', due, due_at, mid)
-            if push_suffix ~= '' then
-                redis.call('ZADD', pushes, due_at, mid .. push_suffix)
-            end
         else
             redis.call('ZADD', ready, rank, mid)
+        end
+        if push_suffix ~= '' and (due_at > now or window > 0) then
+            redis.call('ZADD', pushes, due_at, mid .. push_suffix)
         end
         rank = rank + 1
     end
