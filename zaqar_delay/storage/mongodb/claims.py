@@ -4,6 +4,7 @@ import datetime
 
 from bson import objectid
 from oslo_utils import timeutils
+from pymongo import errors as pymongo_errors
 from zaqar import storage
 from zaqar.storage import errors
 from zaqar.storage.mongodb import claims as upstream_claims
@@ -97,12 +98,19 @@ class ClaimController(upstream_claims.ClaimController):
                 collection.update_one({'_id': doc['_id'], 'c.id': oid},
                                       {'$set': moved})
                 continue
-            msg = collection.find_one_and_delete({'_id': doc['_id'],
-                                                  'c.id': oid})
-            if msg:
-                msg.update({k: v for k, v in moved.items() if '.' not in k})
-                msg['c'].update(id=None, e=now)
+            # Copy first, then delete: a crash or a lost reply between the
+            # two leaves the message in both queues (the retried claim
+            # finds the copy there), never in neither.
+            msg = collection.find_one({'_id': doc['_id'], 'c.id': oid})
+            if not msg:
+                continue
+            msg.update({k: v for k, v in moved.items() if '.' not in k})
+            msg['c'].update(id=None, e=now)
+            try:
                 dlq_collection.insert_one(msg)
+            except pymongo_errors.DuplicateKeyError:
+                pass    # copied by an attempt whose reply was lost
+            collection.delete_one({'_id': doc['_id'], 'c.id': oid})
 
     @utils.raises_conn_error
     @utils.retries_on_autoreconnect
@@ -117,11 +125,16 @@ class ClaimController(upstream_claims.ClaimController):
         now = timeutils.utcnow_ts()
         expires = now + ttl
 
+        # One update: the claim and the message's own expiry move
+        # together, so Mongo's TTL monitor never removes a message that a
+        # live claim holds.
+        outlives = {'$lt': ['$e', _utc(expires)]}
         renewed = collection.update_many(
             {'p_q': scope, 'c.id': cid, 's': CLAIMED, 'c.e': {'$gt': now}},
-            {'$set': {'c.t': ttl, 'c.e': expires, 'a': expires}})
+            [{'$set': {
+                'c': {'$mergeObjects': ['$c', {'t': ttl, 'e': expires}]},
+                'a': expires,
+                'e': {'$cond': [outlives, _utc(expires + grace), '$e']},
+                't': {'$cond': [outlives, ttl + grace, '$t']}}}])
         if not renewed.matched_count:
             raise errors.ClaimDoesNotExist(claim_id, queue, project)
-        collection.update_many(
-            {'p_q': scope, 'c.id': cid, 'e': {'$lt': _utc(expires)}},
-            {'$set': {'e': _utc(expires + grace), 't': ttl + grace}})

@@ -187,11 +187,15 @@ class ClaimController(upstream_claims.ClaimController):
                     {'x-object-meta-clientid':
                      headers.get('x-object-meta-clientid', ''),
                      'x-delete-at': idx.delete_at(new_expires)})
-            index.expire(idx.LOCK, mid, expires)
+            # The new expiry entry before the lock moves: a crash between
+            # the two leaves the lock to end at the old time, when the old
+            # entry gives the message back; never a lock that outlives
+            # every entry (hidden until the message's ttl).
             index.put(idx.CLAIMED, mid, new_expires)
             index.put(idx.CLAIM_EXPIRY,
                       idx.held_until(expires, new_expires, mid, wait),
                       new_expires)
+            index.expire(idx.LOCK, mid, expires)
             index.delete(idx.CLAIM_EXPIRY, idx.held_until(
                 held.expires, msg_expires, mid, wait))
         self._client.post_object(upstream.claim_container(queue, project),

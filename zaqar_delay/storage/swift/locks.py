@@ -55,6 +55,10 @@ def take(client, container, name, holder, expires, now):
             held = read(client, container, name)
             return held is not None and held.holder == holder
         held = read(client, container, name)
+        if held is not None and held.holder == holder:
+            # Our own write: swiftclient retried a PUT whose first try
+            # was applied, and the retry found it.
+            return True
         if held is not None and held.expires > now:
             return False
         if held is not None:

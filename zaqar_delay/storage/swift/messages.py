@@ -127,9 +127,12 @@ class MessageController(upstream_messages.MessageController):
                     ids.append(held)
                     continue
             if delay:
-                index.put(idx.WAITING, mid, expires)
+                # ``due`` first: promotion finds a message through it; a
+                # ``waiting`` entry without it would count as delayed and
+                # never come due.
                 index.put(idx.DUE, idx.timed(now + delay, expires, mid),
                           expires)
+                index.put(idx.WAITING, mid, expires)
             else:
                 index.put(idx.READY, mid, expires)
             ids.append(mid)

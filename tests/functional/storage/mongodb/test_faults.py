@@ -1,0 +1,60 @@
+"""``mongodb.delay`` operations that take two requests, with the second
+failing: nothing acknowledged is lost, nothing stays hidden."""
+
+import datetime
+
+from oslo_utils import timeutils
+from pymongo import errors as mongo_errors
+from zaqar.storage.mongodb import utils
+
+from tests.common import behaviour
+from tests.fixtures import faults
+from tests.fixtures import mongodb_store
+
+PROJECT = behaviour.PROJECT
+
+
+class MongoFaultTest(behaviour.Helpers, mongodb_store.DelayTestBase):
+
+    def other_partition(self, queue):
+        partitions = self.driver.mongodb_conf.partitions
+        for n in range(100):
+            name = '%s-dlq%d' % (queue, n)
+            if (utils.get_partition(partitions, name, PROJECT) !=
+                    utils.get_partition(partitions, queue, PROJECT)):
+                return name
+        self.skipTest('one partition: the dead letter move is one update')
+
+    def test_a_dead_letter_copy_that_fails_loses_no_message(self):
+        dlq = self.other_partition(self.queue)
+        self.queues.create(dlq, project=PROJECT)
+        self.queues.set_metadata(self.queue, {
+            '_max_claim_count': 1, '_dead_letter_queue': dlq},
+            project=PROJECT)
+        (mid,) = self.post(0)
+        self.assertEqual([mid], self.claim(ttl=60)[1])
+        timeutils.advance_time_seconds(70)
+        faults.Fault(self, self.messages._collection(dlq, PROJECT),
+                     'insert_one', mongo_errors.AutoReconnect('lost'))
+        self.assertEqual([], self.claim(ttl=60)[1])   # copy failed once
+        timeutils.advance_time_seconds(70)
+        self.assertEqual([], self.claim(ttl=60)[1])   # moved this time
+        self.assertEqual([mid], self.list_ids(queue=dlq)[0])
+
+    def test_a_renewal_never_leaves_a_claim_outliving_its_message(self):
+        (mid,) = self.post(0)
+        claim_id, _ = self.claim(ttl=60)
+        collection = self.messages._collection(self.queue, PROJECT)
+        # The store goes away after the renewal's first request.
+        faults.Fault(self, collection, 'update_many',
+                     mongo_errors.AutoReconnect('lost'), nth=2, lasting=True)
+        try:
+            self.claims.update(self.queue, claim_id,
+                               {'ttl': 7200, 'grace': 0}, project=PROJECT)
+        except Exception:
+            pass    # a renewal that failed may or may not have happened
+        doc = collection.find_one({'_id': utils.to_oid(mid)})
+        claim_ends = datetime.datetime.fromtimestamp(
+            doc['c']['e'], tz=datetime.timezone.utc).replace(tzinfo=None)
+        # Mongo's TTL monitor removes the message at ``e``.
+        self.assertGreaterEqual(doc['e'], claim_ends)

@@ -1,0 +1,52 @@
+"""``swift.delay`` operations of several requests, one of which fails:
+nothing stays hidden longer than a claim."""
+
+import swiftclient
+from oslo_utils import timeutils
+
+from tests.common import behaviour
+from tests.fixtures import faults
+from tests.fixtures import swift_store
+from zaqar_delay.storage.swift import index as idx
+from zaqar_delay.storage.swift import locks
+
+PROJECT = behaviour.PROJECT
+
+
+class SwiftFaultTest(behaviour.Helpers, swift_store.DelayTestBase):
+
+    def test_a_renewal_cut_short_gives_the_message_back_at_the_old_end(self):
+        (mid,) = self.post(0)
+        claim_id, _ = self.claim(ttl=30)
+        timeutils.advance_time_seconds(10)
+        faults.Fault(self, idx.Index, 'put',
+                     swiftclient.ClientException('lost', http_status=503),
+                     only=lambda index, kind, *a, **k:
+                     kind == idx.CLAIM_EXPIRY)
+        self.assertRaises(swiftclient.ClientException, self.claims.update,
+                          self.queue, claim_id, {'ttl': 100, 'grace': 0},
+                          project=PROJECT)
+        timeutils.advance_time_seconds(21)      # the old end has passed
+        self.assertEqual([mid], self.claim()[1])
+
+    def test_a_retried_lock_write_that_was_applied_is_ours(self):
+        client = self.driver.connection
+        container = idx.container(idx.LOCK, self.queue, PROJECT)
+        now = timeutils.utcnow_ts()
+        self.assertTrue(locks.take(client, container, 'm', 'claim-1',
+                                   now + 60, now))
+        # swiftclient retries a PUT whose reply was lost: the retry finds
+        # the lock its first try wrote.
+        self.assertTrue(locks.take(client, container, 'm', 'claim-1',
+                                   now + 60, now))
+        self.assertFalse(locks.take(client, container, 'm', 'claim-2',
+                                    now + 60, now))
+
+    def test_a_delayed_post_cut_short_is_not_delayed_forever(self):
+        faults.Fault(self, idx.Index, 'put',
+                     swiftclient.ClientException('lost', http_status=503),
+                     only=lambda index, kind, *a, **k: kind == idx.DUE)
+        self.assertRaises(swiftclient.ClientException, self.post, 60)
+        timeutils.advance_time_seconds(3600)
+        counts = self.stats_of(self.queue, PROJECT)
+        self.assertEqual(0, counts['delayed'])
