@@ -121,3 +121,21 @@ class UriOptions:
 
     def __getattr__(self, name):
         return getattr(self._group, name)
+
+
+def pop(message_controller, queue, limit, project):
+    """Pop as a claim: claim up to ``limit`` for a minute, delete what
+    the claim took (only while it holds it), drop the claim. Upstream's
+    redis pop claims for one second, which a whole-second clock can end
+    at once, so that another claimer could take a message the pop
+    returns."""
+    claims = message_controller.driver.claim_controller
+    claim_id, messages = claims.create(queue, {'ttl': 60, 'grace': 0},
+                                       project, limit=limit)
+    if not claim_id:
+        return []
+    messages = list(messages)
+    message_controller.bulk_delete(queue, [msg['id'] for msg in messages],
+                                   project, claim_ids=[claim_id])
+    claims.delete(queue, claim_id, project)
+    return messages

@@ -132,8 +132,7 @@ class ClaimController(upstream_claims.ClaimController):
         renewed = collection.update_many(
             {'p_q': scope, 'c.id': cid, 's': CLAIMED, 'c.e': {'$gt': now}},
             [{'$set': {
-                'c': {'$mergeObjects': ['$c', {'t': ttl, 'e': expires}]},
-                'a': expires,
+                'c.t': ttl, 'c.e': expires, 'a': expires,
                 'e': {'$cond': [outlives, _utc(expires + grace), '$e']},
                 't': {'$cond': [outlives, ttl + grace, '$t']}}}])
         if not renewed.matched_count:

@@ -206,20 +206,7 @@ class MessageController(upstream_messages.MessageController):
             raise errors.MessageNotClaimedBy(message_id, claim)
 
     def pop(self, queue, limit, project=None):
-        """Claim for a minute, delete what the claim took (as held by it),
-        drop the claim. Upstream's one-second claim can end at once with
-        a whole-second clock, and a claimer could then take a message
-        this pop returns."""
-        claims = self.driver.claim_controller
-        claim_id, messages = claims.create(queue, {'ttl': 60, 'grace': 0},
-                                           project, limit=limit)
-        if not claim_id:
-            return []
-        messages = list(messages)
-        self.bulk_delete(queue, [msg['id'] for msg in messages], project,
-                         claim_ids=[claim_id])
-        claims.delete(queue, claim_id, project)
-        return messages
+        return common.pop(self, queue, limit, project)
 
     @utils.raises_conn_error
     @utils.retries_on_connection_error

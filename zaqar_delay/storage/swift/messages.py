@@ -190,15 +190,7 @@ class MessageController(upstream_messages.MessageController):
         return basic(message_id, msg, headers, timeutils.utcnow_ts(True))
 
     def pop(self, queue, limit, project=None):
-        claims = self.driver.claim_controller
-        claim_id, messages = claims.create(queue, {'ttl': 60, 'grace': 0},
-                                           project, limit=limit)
-        if not claim_id:
-            return []
-        messages = list(messages)
-        self.bulk_delete(queue, [msg['id'] for msg in messages], project)
-        claims.delete(queue, claim_id, project)
-        return messages
+        return common.pop(self, queue, limit, project)
 
     def first(self, queue, project=None, sort=1):
         if sort not in (1, -1):
