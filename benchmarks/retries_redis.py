@@ -20,17 +20,10 @@ import time
 from zaqar.storage.redis import driver as upstream
 
 from benchmarks import common
+from benchmarks import redis_delay
 from tests.fixtures import services
 from zaqar_delay.storage.redis import driver as delay_driver
 
-CONF = """
-[drivers:message_store:redis]
-uri = {url}?dbid=6&socket_timeout=60
-[drivers:management_store:redis]
-uri = {url}?dbid=6&socket_timeout=60
-[transport]
-max_message_delay = 604800
-"""
 PROJECT = common.PROJECT
 
 
@@ -74,7 +67,7 @@ def main(argv=None):
         server.client.info()['redis_version'], server.url))
     control, data = common.make_driver(
         delay_driver.DataDriver, upstream.ControlDriver,
-        CONF.format(url=server.url))
+        redis_delay.CONF.format(url=server.url, dbid=6))
     queues = control.queue_controller
     for name, meta in (('plain', {}), ('dedup', {'_dedup_key': 'job'}),
                        ('retry', {'_retry_backoff': {'initial': 3600}})):
