@@ -131,7 +131,7 @@ class InServerPushes(PushTest):
         due = {}
         for _ in range(20):
             due.update(self.post([rng.randint(0, 5) for _ in range(10)]))
-        self.assertEqual(200, self.receiver.wait_for(200, 60))
+        self.assertEqual(200, self.receiver.wait_for(200, 120))
         got = self.arrivals()
         self.assertEqual(set(due), set(got))
         early = {b: (got[b], due[b]) for b in due if min(got[b]) < due[b]}
@@ -145,38 +145,14 @@ class InServerPushes(PushTest):
         # benchmark measures the lateness itself.
         self.assertLess(late[-1], self.lease)
 
-    def test_subscriptions_are_read_at_push_time(self):
-        gone = receiver.Receiver()
-        self.addCleanup(gone.stop)
-        self.post([3])                      # nobody subscribed yet
-        self.subscribe()                    # subscribed before it is due
-        self.cli.subscription(self.name, subscriber=gone.url, ttl=3600,
-                              options={}).delete()   # gone before due
-        self.assertEqual(1, self.receiver.wait_for(1, 10))
-        time.sleep(1)
-        self.assertEqual(1, len(self.receiver.got))
-        self.assertEqual([], gone.got)
-
     def test_a_bad_subscriber_does_not_stop_the_others(self):
         self.subscribe('http://127.0.0.1:9/nobody-listens')
         self.subscribe()
         due = {}
         for _ in range(3):
             due.update(self.post([1, 2, 2, 3]))
-        self.assertEqual(12, self.receiver.wait_for(12, 20))
+        self.assertEqual(12, self.receiver.wait_for(12, 60))
         self.assertEqual(set(due), set(self.arrivals()))
-
-    def test_a_message_deleted_before_due_is_not_pushed(self):
-        self.subscribe()
-        self.post([5])
-        (msg,) = list(self.queue.messages(echo=True, include_delayed=True))
-        msg.delete()
-        # Pushes go in due order: had the deleted message been pushed, it
-        # would have arrived before this one.
-        sentinel = self.post([6])
-        self.assertEqual(1, self.receiver.wait_for(1, 20))
-        time.sleep(1)
-        self.assertEqual(set(sentinel), set(self.arrivals()))
 
     def test_a_post_sent_twice_to_a_dedup_queue_is_pushed_once(self):
         self.queue.metadata(new_meta={'_default_message_delay': QUEUE_DELAY,
@@ -186,7 +162,7 @@ class InServerPushes(PushTest):
             self.queue.post([
                 {'body': {'job': 'now'}, 'ttl': 600, 'delay': 0},
                 {'body': {'job': 'soon'}, 'ttl': 600, 'delay': 1}])
-        self.assertEqual(2, self.receiver.wait_for(2, 20))
+        self.assertEqual(2, self.receiver.wait_for(2, 60))
         time.sleep(2)
         self.assertEqual(['now', 'soon'], sorted(
             body['body']['job'] for body in self.receiver.bodies()))
@@ -195,6 +171,32 @@ class InServerPushes(PushTest):
 class DispatcherProcesses(PushTest):
     in_server = False
 
+    def test_subscriptions_are_read_at_push_time(self):
+        # No dispatcher runs until the subscriptions have changed, so the
+        # push is made after them however slow the store is.
+        gone = receiver.Receiver()
+        self.addCleanup(gone.stop)
+        self.post([1])                      # nobody subscribed yet
+        self.subscribe()                    # subscribed before the push
+        self.cli.subscription(self.name, subscriber=gone.url, ttl=3600,
+                              options={}).delete()   # gone before it
+        self.dispatcher()
+        self.assertEqual(1, self.receiver.wait_for(1, 60))
+        time.sleep(1)
+        self.assertEqual(1, len(self.receiver.got))
+        self.assertEqual([], gone.got)
+
+    def test_a_message_deleted_before_due_is_not_pushed(self):
+        self.subscribe()
+        self.post([1])
+        (msg,) = list(self.queue.messages(echo=True, include_delayed=True))
+        msg.delete()
+        sentinel = self.post([1])
+        self.dispatcher()       # only now: both are due, one is gone
+        self.assertEqual(1, self.receiver.wait_for(1, 60))
+        time.sleep(1)
+        self.assertEqual(set(sentinel), set(self.arrivals()))
+
     def test_two_dispatchers_push_each_message_once(self):
         self.subscribe()
         self.dispatcher()
@@ -202,7 +204,7 @@ class DispatcherProcesses(PushTest):
         due = {}
         for _ in range(10):
             due.update(self.post([random.randint(1, 3) for _ in range(10)]))
-        self.assertEqual(100, self.receiver.wait_for(100, 30))
+        self.assertEqual(100, self.receiver.wait_for(100, 60))
         time.sleep(2)
         got = self.arrivals()
         self.assertEqual(set(due), set(got))
@@ -215,7 +217,7 @@ class DispatcherProcesses(PushTest):
         zaqar.send_signal(signal.SIGKILL)
         zaqar.wait()
         self.dispatcher()
-        self.assertEqual(3, self.receiver.wait_for(3, 20))
+        self.assertEqual(3, self.receiver.wait_for(3, 60))
         self.assertEqual(set(due), set(self.arrivals()))
 
 
@@ -228,7 +230,7 @@ class DispatcherDeath(PushTest):
         self.receiver.stall = 2.0
         first = self.dispatcher()
         due = self.post([1] * 20)
-        self.assertLessEqual(1, self.receiver.wait_for(1, 15))
+        self.assertLessEqual(1, self.receiver.wait_for(1, 60))
         first.send_signal(signal.SIGKILL)   # mid-batch: pushes in flight
         first.wait()
         self.assertLess(len(self.arrivals()), len(due))
