@@ -64,12 +64,12 @@ class ClaimController(upstream_claims.ClaimController):
                 claimed.append(taken)
         if not claimed:
             return None, []
-        upstream.put_or_create_container(
+        responses.again_if_refused(lambda: upstream.put_or_create_container(
             self._client, upstream.claim_container(queue, project), claim_id,
             jsonutils.dumps([msg['id'] for msg in claimed]),
             content_type='application/json',
             headers={'x-delete-at': idx.delete_at(expires),
-                     'x-object-meta-ttl': str(ttl)})
+                     'x-object-meta-ttl': str(ttl)}))
         return claim_id, claimed
 
     def _take(self, taking, mid, headers, body):

@@ -78,11 +78,15 @@ class Index:
         """
         if kind != LOCK and int(expires) <= int(time.time()):
             return True
-        headers = dict(headers or {}, **{'X-Delete-At': delete_at(expires)})
-        with responses.tolerating(responses.PRECONDITION_FAILED):
+
+        def write():
             upstream.put_or_create_container(
                 self._client, self._names[kind], name, content,
-                content_length=len(content), headers=headers)
+                content_length=len(content), headers=dict(
+                    headers or {}, **{'X-Delete-At': delete_at(expires)}))
+
+        with responses.tolerating(responses.PRECONDITION_FAILED):
+            responses.again_if_refused(write)
             return True
         return False
 

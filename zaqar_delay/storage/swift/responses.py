@@ -4,6 +4,7 @@ import contextlib
 
 import swiftclient
 
+BAD_REQUEST = 400           # e.g. an X-Delete-At already in Swift's past
 NOT_FOUND = 404
 CONFLICT = 409              # a container that still holds objects
 PRECONDITION_FAILED = 412   # a create-only write, or X-If-Delete-At
@@ -25,3 +26,20 @@ def tolerating(*statuses):
     except swiftclient.ClientException as exc:
         if exc.http_status not in statuses:
             raise
+
+
+def again_if_refused(write):
+    """Run ``write()``, and once more if Swift answers 400.
+
+    A write works out its ``X-Delete-At`` from the clock when it is made;
+    one slowed down (upstream's put-or-create first makes the container,
+    then writes again with the same headers) can reach Swift after the
+    second it names, which Swift refuses as a time in its past. The
+    second try works the time out again.
+    """
+    try:
+        return write()
+    except swiftclient.ClientException as exc:
+        if exc.http_status != BAD_REQUEST:
+            raise
+    return write()
