@@ -27,12 +27,14 @@ def delete_at(expires):
 
 def create(client, container, name, content, expires, headers=None):
     """Write an object unless one lives there; False when one does."""
-    headers = dict(headers or {}, **{'X-Delete-At': delete_at(expires),
-                                     'If-None-Match': '*'})
-    with responses.tolerating(responses.PRECONDITION_FAILED):
+    def write():
         upstream.put_or_create_container(
             client, container, name, content, content_length=len(content),
-            headers=headers)
+            headers=dict(headers or {}, **{'X-Delete-At': delete_at(expires),
+                                           'If-None-Match': '*'}))
+
+    with responses.tolerating(responses.PRECONDITION_FAILED):
+        responses.again_if_refused(write)
         return True
     return False
 
