@@ -12,6 +12,7 @@ from zaqar.storage.swift import claims as upstream_claims
 from zaqar_delay import retry
 from zaqar_delay.storage.swift import idtime
 from zaqar_delay.storage.swift import index as idx
+from zaqar_delay.storage.swift import objects
 from zaqar_delay.storage.swift import responses
 from zaqar_delay.storage.swift import upstream
 
@@ -64,12 +65,11 @@ class ClaimController(upstream_claims.ClaimController):
                 claimed.append(taken)
         if not claimed:
             return None, []
-        responses.again_if_refused(lambda: upstream.put_or_create_container(
+        objects.put(
             self._client, upstream.claim_container(queue, project), claim_id,
-            jsonutils.dumps([msg['id'] for msg in claimed]),
+            jsonutils.dumps([msg['id'] for msg in claimed]), expires,
             content_type='application/json',
-            headers={'x-delete-at': idx.delete_at(expires),
-                     'x-object-meta-ttl': str(ttl)}))
+            headers={'x-object-meta-ttl': str(ttl)})
         return claim_id, claimed
 
     def _take(self, taking, mid, headers, body):
@@ -90,11 +90,12 @@ class ClaimController(upstream_claims.ClaimController):
         wait = taking.backoff and retry.seconds(taking.backoff,
                                                 msg['claim_count'])
         msg['retry_backoff'] = wait or 0
-        self._client.put_object(
+        objects.put(
+            self._client,
             upstream.message_container(taking.queue, taking.project), mid,
-            jsonutils.dumps(msg), content_type='application/json',
-            headers={'x-object-meta-clientid': client,
-                     'x-delete-at': idx.delete_at(msg_expires)})
+            jsonutils.dumps(msg), msg_expires,
+            content_type='application/json',
+            headers={'x-object-meta-clientid': client})
         index.put(idx.CLAIMED, mid, msg_expires)
         index.put(idx.CLAIM_EXPIRY,
                   idx.held_until(taking.expires, msg_expires, mid, wait),
@@ -113,11 +114,10 @@ class ClaimController(upstream_claims.ClaimController):
         dlq = meta['_dead_letter_queue']
         ttl = meta.get('_dead_letter_queue_messages_ttl') or msg['ttl']
         msg.update(claim_id=None, ttl=ttl, delay_expires=now)
-        upstream.put_or_create_container(
+        objects.put(
             self._client, upstream.message_container(dlq, project), mid,
-            jsonutils.dumps(msg), content_type='application/json',
-            headers={'x-object-meta-clientid': client,
-                     'x-delete-at': idx.delete_at(now + ttl)})
+            jsonutils.dumps(msg), now + ttl, content_type='application/json',
+            headers={'x-object-meta-clientid': client})
         idx.Index(self._client, dlq, project).put(idx.READY, mid, now + ttl)
         self.driver.message_controller._delete(taking.queue, mid, project)
         taking.index.delete(idx.READY, mid)
@@ -182,11 +182,10 @@ class ClaimController(upstream_claims.ClaimController):
             msg_expires = int(headers['x-delete-at'])
             new_expires = max(msg_expires, expires + metadata['grace'])
             if new_expires != msg_expires:
-                self._client.post_object(
-                    upstream.message_container(queue, project), mid,
-                    {'x-object-meta-clientid':
-                     headers.get('x-object-meta-clientid', ''),
-                     'x-delete-at': idx.delete_at(new_expires)})
+                objects.expire(
+                    self._client, upstream.message_container(queue, project),
+                    mid, new_expires, {'x-object-meta-clientid': headers.get(
+                        'x-object-meta-clientid', '')})
             # The new expiry entry before the lock moves: a crash between
             # the two leaves the lock to end at the old time, when the old
             # entry gives the message back; never a lock that outlives
@@ -198,10 +197,9 @@ class ClaimController(upstream_claims.ClaimController):
             index.expire(idx.LOCK, mid, expires)
             index.delete(idx.CLAIM_EXPIRY, idx.held_until(
                 held.expires, msg_expires, mid, wait))
-        self._client.post_object(upstream.claim_container(queue, project),
-                                 claim_id,
-                                 {'x-delete-at': idx.delete_at(expires),
-                                  'x-object-meta-ttl': str(metadata['ttl'])})
+        objects.expire(self._client, upstream.claim_container(queue, project),
+                       claim_id, expires,
+                       {'x-object-meta-ttl': str(metadata['ttl'])})
 
     def delete(self, queue, claim_id, project=None):
         try:
@@ -219,12 +217,12 @@ class ClaimController(upstream_claims.ClaimController):
             if wait:
                 msg['delay_expires'] = now + wait
             msg_expires = int(headers['x-delete-at'])
-            self._client.put_object(
-                upstream.message_container(queue, project), mid,
-                jsonutils.dumps(msg), content_type='application/json',
+            objects.put(
+                self._client, upstream.message_container(queue, project), mid,
+                jsonutils.dumps(msg), msg_expires,
+                content_type='application/json',
                 headers={'x-object-meta-clientid':
-                         headers.get('x-object-meta-clientid', ''),
-                         'x-delete-at': idx.delete_at(msg_expires)})
+                         headers.get('x-object-meta-clientid', '')})
             if wait:
                 index.put(idx.WAITING, mid, msg_expires)
                 index.put(idx.DUE, idx.timed(now + wait, msg_expires, mid),

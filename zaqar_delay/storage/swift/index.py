@@ -9,8 +9,8 @@ index is read; Swift lists them in name order, bounded by ``marker``,
 import time
 
 from zaqar_delay.storage.swift import locks
+from zaqar_delay.storage.swift import objects
 from zaqar_delay.storage.swift import responses
-from zaqar_delay.storage.swift import upstream
 
 READY = 'ready'                # <id>: due and not claimed
 WAITING = 'waiting'            # <id>: not due yet
@@ -20,8 +20,6 @@ CLAIM_EXPIRY = 'claim_expiry'  # <claim expires>.<expires>.<id>[.<wait>]
 LOCK = 'lock'                  # <id>, content the claim id: held
 DEDUP = 'dedup'                # <digest>, content the message id
 KINDS = (READY, WAITING, DUE, CLAIMED, CLAIM_EXPIRY, LOCK, DEDUP)
-
-delete_at = locks.delete_at
 
 
 def container(kind, queue, project):
@@ -79,14 +77,10 @@ class Index:
         if kind != LOCK and int(expires) <= int(time.time()):
             return True
 
-        def write():
-            upstream.put_or_create_container(
-                self._client, self._names[kind], name, content,
-                content_length=len(content), headers=dict(
-                    headers or {}, **{'X-Delete-At': delete_at(expires)}))
-
         with responses.tolerating(responses.PRECONDITION_FAILED):
-            responses.again_if_refused(write)
+            objects.put(self._client, self._names[kind], name, content,
+                        expires, headers=headers,
+                        content_length=len(content))
             return True
         return False
 
@@ -108,8 +102,7 @@ class Index:
 
     def expire(self, kind, name, expires):
         """Move an entry's expiry (POST keeps its content)."""
-        self._client.post_object(self._names[kind], name,
-                                 {'X-Delete-At': delete_at(expires)})
+        objects.expire(self._client, self._names[kind], name, expires)
 
     def delete(self, kind, name, headers=None):
         """Delete an entry; gone already, or a failed condition, is fine."""

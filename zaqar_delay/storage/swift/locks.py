@@ -11,30 +11,20 @@ lease pending pushes (``pushes.Pushes``).
 """
 
 import collections
-import time
 
+from zaqar_delay.storage.swift import objects
 from zaqar_delay.storage.swift import responses
-from zaqar_delay.storage.swift import upstream
 
 # A lock's holder, and when the lock expires.
 Lock = collections.namedtuple('Lock', 'holder expires')
 
 
-def delete_at(expires):
-    """``X-Delete-At`` for ``expires``: Swift refuses a time in its past."""
-    return str(max(int(expires), int(time.time()) + 1))
-
-
 def create(client, container, name, content, expires, headers=None):
     """Write an object unless one lives there; False when one does."""
-    def write():
-        upstream.put_or_create_container(
-            client, container, name, content, content_length=len(content),
-            headers=dict(headers or {}, **{'X-Delete-At': delete_at(expires),
-                                           'If-None-Match': '*'}))
-
     with responses.tolerating(responses.PRECONDITION_FAILED):
-        responses.again_if_refused(write)
+        objects.put(client, container, name, content, expires,
+                    headers=dict(headers or {}, **{'If-None-Match': '*'}),
+                    content_length=len(content))
         return True
     return False
 

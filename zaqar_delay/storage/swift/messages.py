@@ -11,6 +11,7 @@ from zaqar_delay.storage import common
 from zaqar_delay.storage.swift import dedup
 from zaqar_delay.storage.swift import idtime
 from zaqar_delay.storage.swift import index as idx
+from zaqar_delay.storage.swift import objects
 from zaqar_delay.storage.swift import pushes
 from zaqar_delay.storage.swift import responses
 from zaqar_delay.storage.swift import upstream
@@ -113,11 +114,11 @@ class MessageController(upstream_messages.MessageController):
                 # push of nothing, which a dispatcher drops.
                 pushes.record(self._client, now + delay, expires, mid, queue,
                               project)
-            upstream.put_or_create_container(
+            objects.put(
                 self._client, upstream.message_container(queue, project), mid,
-                jsonutils.dumps(content), content_type='application/json',
-                headers={'x-object-meta-clientid': str(client_uuid),
-                         'x-delete-at': idx.delete_at(expires)})
+                jsonutils.dumps(content), expires,
+                content_type='application/json',
+                headers={'x-object-meta-clientid': str(client_uuid)})
             if found:
                 held = dedup.hold(self._client, queue, project, found, mid,
                                   now, lambda m: self._live(queue, m,

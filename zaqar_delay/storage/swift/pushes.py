@@ -24,8 +24,8 @@ from concurrent import futures
 from zaqar_delay import push
 from zaqar_delay.storage.swift import index as idx
 from zaqar_delay.storage.swift import locks
+from zaqar_delay.storage.swift import objects
 from zaqar_delay.storage.swift import responses
-from zaqar_delay.storage.swift import upstream
 
 PENDING = 'zaqar_delay_pushes'
 LEASES = 'zaqar_delay_push_leases'
@@ -39,9 +39,7 @@ def record(client, due, expires, message_id, queue, project):
 
 
 def _put(client, entry, expires):
-    upstream.put_or_create_container(
-        client, PENDING, entry, b'', content_length=0,
-        headers={'X-Delete-At': locks.delete_at(expires)})
+    objects.put(client, PENDING, entry, b'', expires, content_length=0)
 
 
 class Pushes:

@@ -26,20 +26,3 @@ def tolerating(*statuses):
     except swiftclient.ClientException as exc:
         if exc.http_status not in statuses:
             raise
-
-
-def again_if_refused(write):
-    """Run ``write()``, and once more if Swift answers 400.
-
-    A write works out its ``X-Delete-At`` from the clock when it is made;
-    one slowed down (upstream's put-or-create first makes the container,
-    then writes again with the same headers) can reach Swift after the
-    second it names, which Swift refuses as a time in its past. The
-    second try works the time out again.
-    """
-    try:
-        return write()
-    except swiftclient.ClientException as exc:
-        if exc.http_status != BAD_REQUEST:
-            raise
-    return write()
