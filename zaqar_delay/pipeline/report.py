@@ -1,8 +1,6 @@
-"""The audit's human outputs: a short summary and a forecast plot."""
+"""The audit's summary: totals, then a line per queue."""
 
 import datetime
-
-LINES = 8   # queues drawn on their own in the plot; the rest as "other"
 
 
 def _time(ts):
@@ -34,41 +32,3 @@ def summary(queues, now, hours, forecast_total, out):
             '%s/%s' % (q['project'] or '-', q['queue']), q['messages'],
             q['delayed'], q['claimed'], q['never_deliverable'],
             q['early_claims'], ' '.join(late)))
-
-
-def plot(rows, path, hours):
-    """A PNG of messages coming due per minute: all queues together
-    above, the largest queues on their own below. ``rows`` are
-    (project, queue, minute, due)."""
-    import matplotlib
-    matplotlib.use('Agg')
-    from matplotlib import pyplot
-
-    series, total = {}, {}
-    for project, queue, minute, due in rows:
-        points = series.setdefault('%s/%s' % (project or '-', queue), {})
-        points[minute] = points.get(minute, 0) + due
-        total[minute] = total.get(minute, 0) + due
-    ranked = sorted(series, key=lambda k: -sum(series[k].values()))
-    fig, (top, bottom) = pyplot.subplots(2, 1, figsize=(10, 6.5),
-                                         sharex=True)
-    _line(top, total, 'all %d queues' % len(series), linewidth=1.2)
-    top.set_title('Messages coming due per minute, next %g hours' % hours)
-    for label in ranked[:LINES]:
-        _line(bottom, series[label], label, linewidth=0.8)
-    bottom.set_title('The %d queues with the most coming due'
-                     % min(LINES, len(ranked)), fontsize='medium')
-    bottom.set_xlabel('minute (UTC)')
-    for ax in (top, bottom):
-        ax.set_ylabel('messages due')
-        if ax.lines:
-            ax.legend(loc='upper right', fontsize='small')
-    fig.autofmt_xdate()
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    pyplot.close(fig)
-
-
-def _line(ax, points, label, **style):
-    minutes = sorted(points)
-    ax.plot(minutes, [points[m] for m in minutes], label=label, **style)

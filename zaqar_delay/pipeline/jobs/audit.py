@@ -8,8 +8,9 @@ Reads a snapshot (the export's JSON lines, or Parquet with the same
 columns) and writes, under ``--out``: Parquet tables ``queues``
 (per-queue counts, never-deliverable and early claims, lateness
 percentiles), ``forecast`` (messages coming due per minute),
-``never_deliverable`` and ``early_claims``; ``summary.txt`` (also
-printed) and ``forecast.png``.
+``lateness`` (timed claims per lateness bin), ``never_deliverable`` and
+``early_claims``; ``summary.txt`` (also printed), ``forecast.png`` and,
+when claims were timed, ``lateness.png`` (``pictures``).
 """
 
 import argparse
@@ -19,6 +20,7 @@ import sys
 
 from pyspark.sql import functions as F
 
+from zaqar_delay.pipeline import pictures
 from zaqar_delay.pipeline import reading
 from zaqar_delay.pipeline import report
 from zaqar_delay.pipeline import schemas
@@ -46,6 +48,8 @@ def run(spark, snapshot, out_dir, hours=24.0, now=None):
         'overwrite').parquet(path('queues'))
     transform.forecast(prepared, now, hours).coalesce(1).write.mode(
         'overwrite').parquet(path('forecast'))
+    transform.lateness_histogram(prepared).coalesce(1).write.mode(
+        'overwrite').parquet(path('lateness'))
     for name, table in (('never_deliverable', transform.never_deliverable),
                         ('early_claims', transform.early_claims)):
         table(prepared).write.mode('overwrite').parquet(path(name))
@@ -61,7 +65,13 @@ def run(spark, snapshot, out_dir, hours=24.0, now=None):
                    sum(r[3] for r in forecast_rows), text)
     with open(path('summary.txt'), 'w') as f:
         f.write(text.getvalue())
-    report.plot(forecast_rows, path('forecast.png'), hours)
+    pictures.draw_due(pictures.due_series(forecast_rows, now, hours),
+                      path('forecast.png'), hours)
+    late_rows = [tuple(r) for r in spark.read.parquet(path('lateness'))
+                 .select('project', 'queue', 'bin', 'claims').collect()]
+    if late_rows:
+        pictures.draw_lateness(pictures.lateness_series(late_rows),
+                               path('lateness.png'))
     return text.getvalue()
 
 

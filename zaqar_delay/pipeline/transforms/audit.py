@@ -8,9 +8,14 @@ due). It is *never deliverable* when its ttl ends before it is due, an
 *lateness* is how long after its due time it was claimed.
 """
 
+import functools
+import operator
+
 from pyspark.sql import functions as F
 
 PERCENTILES = (0.5, 0.9, 0.99)
+#: Lower edges of the lateness bins (seconds); the last bin is open.
+LATENESS_EDGES = (0, 0.5, 1, 2, 5, 10, 30, 60, 300, 900, 3600)
 #: The snapshot columns the audit reads (Parquet reads no others).
 COLUMNS = ('project', 'queue', 'id', 'created', 'ttl', 'expires', 'due',
            'delay', 'claim_id', 'claimed_at')
@@ -64,6 +69,17 @@ def forecast(prepared, now, hours):
                 F.floor(due_at / 60) * 60))
             .groupBy('project', 'queue', 'minute')
             .agg(F.count(F.lit(1)).alias('due')))
+
+
+def lateness_histogram(prepared):
+    """Timed claims per project, queue and lateness bin (an index into
+    ``LATENESS_EDGES``): ``project queue bin claims``. Unordered."""
+    late = F.col('lateness')
+    index = functools.reduce(operator.add, [
+        (late >= F.lit(edge)).cast('int') for edge in LATENESS_EDGES[1:]])
+    return (prepared.filter(late.isNotNull())
+            .groupBy('project', 'queue', index.alias('bin'))
+            .agg(F.count(F.lit(1)).alias('claims')))
 
 
 def never_deliverable(prepared):

@@ -14,13 +14,16 @@ class AuditJobTest(base.SparkTestCase):
         out = tempfile.mkdtemp(prefix='zaqar-delay-audit-')
         text = audit.run(self.spark, self.frame(SNAPSHOT, schemas.SNAPSHOT),
                          out, hours=1)
-        for name in ('queues', 'forecast', 'never_deliverable',
+        for name in ('queues', 'forecast', 'lateness', 'never_deliverable',
                      'early_claims'):
             self.assertTrue(os.path.isdir(os.path.join(out, name)), name)
         self.assertEqual(3, self.spark.read.parquet(
             os.path.join(out, 'forecast')).count())
-        with open(os.path.join(out, 'forecast.png'), 'rb') as png:
-            self.assertEqual(b'\x89PNG', png.read(4))
+        for picture in ('forecast.png', 'lateness.png'):
+            with open(os.path.join(out, picture), 'rb') as png:
+                self.assertEqual(b'\x89PNG', png.read(4))
+        self.assertEqual(2, sum(r['claims'] for r in self.spark.read.parquet(
+            os.path.join(out, 'lateness')).collect()))
         with open(os.path.join(out, 'summary.txt')) as summary:
             self.assertEqual(text, summary.read())
         self.assertIn('10 messages in 2 queues: 6 delayed, 3 claimed', text)

@@ -46,3 +46,12 @@ class AuditTransformsTest(base.SparkTestCase):
                                      .collect()])
         (early,) = transform.early_claims(self.prepared).collect()
         self.assertEqual(('early', 105.0), (early['id'], early['early_by']))
+
+    def test_lateness_histogram_bins_each_timed_claim_once(self):
+        rows = sorted(tuple(r) for r in transform.lateness_histogram(
+            self.prepared).collect())
+        # 10 s late: bin [10, 30); 30 s late: bin [30, 60). The early
+        # claim has no lateness.
+        self.assertEqual([('p1', 'q1', 5, 1), ('p1', 'q1', 6, 1)], rows)
+        self.assertEqual(10, transform.LATENESS_EDGES[5])
+        self.assertEqual(30, transform.LATENESS_EDGES[6])
