@@ -122,14 +122,17 @@ class Dispatcher:
         if not started:
             self.store.done(pushes)
             return
-        # Done once every subscriber's task ends (its retries included),
-        # or just before the lease does: until then no dispatcher takes
-        # these again. The next pass does not wait for it.
+        # Done once every subscriber's task has ended (its retries
+        # included), never before: a dispatcher that dies with a push not
+        # yet made leaves it taken, to be pushed again when its lease
+        # ends. A task that outlasts the lease can have its pushes taken
+        # and made again by then (at least once). The next pass does not
+        # wait for it.
         threading.Thread(target=self._finish, args=(pushes, started),
                          daemon=True).start()
 
     def _finish(self, pushes, started):
-        futures.wait(started, timeout=self.lease * 0.8)
+        futures.wait(started)
         try:
             self.store.done(pushes)
         except Exception:

@@ -1,6 +1,7 @@
 """The dispatcher's passes, on a store in memory and an injected clock."""
 
 from concurrent import futures
+import threading
 import types
 
 import testtools
@@ -115,6 +116,23 @@ class DispatcherTest(testtools.TestCase):
         made.pusher = Pusher()
         made.run_once()
         self.assertEqual([('q', ['a'])], made.pusher.pushed)
+
+    def test_pushes_are_done_only_once_their_tasks_have_ended(self):
+        # However short the lease: a dispatcher killed while a task is
+        # still pushing must leave its pushes taken, to be made again.
+        made = self.make({'q/a': 99}, 100)
+        made.lease = 0.01
+        task = futures.Future()
+        finishing = threading.Thread(
+            target=dispatcher.Dispatcher._finish,
+            args=(made, [push.Push('p', 'q', 'a', 'q/a')], [task]))
+        finishing.start()
+        finishing.join(0.3)
+        self.assertTrue(finishing.is_alive())
+        self.assertEqual([], made.store.done_handles)
+        task.set_result(None)
+        finishing.join(10)
+        self.assertEqual(['q/a'], made.store.done_handles)
 
     def test_the_payload_is_zaqars_notification_with_the_id(self):
         self.assertEqual({'id': 'm', 'body': {'x': 1}, 'ttl': 60},
