@@ -1,13 +1,18 @@
 """Compare ``swift`` (upstream) and ``swift.delay`` on one Swift.
 
     python benchmarks/swift_delay.py [--sizes 0,100,1000]
+        [--ready 1000] [--claimers 1,2,4,6] [--seconds 120]
 
 Starts Keystone and a one-replica Swift on loopback (as the tests do;
 needs the .ci/services virtualenv), with a redis management store. For N
 delayed messages ahead of one ready one, on a queue with a default
 delay, prints per claim (limit 1): object GETs, container listings, all
-requests to Swift, and wall time, for each driver; then post throughput.
-A claim that fails prints its error instead.
+requests to Swift, and wall time, for each driver; then post throughput;
+then parallel claimers: for each thread count, --ready messages posted
+ready, threads that claim 10 and delete what they got until all are
+acknowledged or --seconds pass: messages acknowledged per second, and
+how many were given early, twice or not at all. A claim that fails
+prints its error instead.
 """
 
 import argparse
@@ -20,6 +25,7 @@ from zaqar.storage.redis import driver as redis_driver
 from zaqar.storage.swift import driver as upstream
 
 from benchmarks import common
+from tests.common import concurrency
 from tests.fixtures import openstack
 from tests.fixtures import services
 from tests.fixtures import swift_store
@@ -85,6 +91,10 @@ def one_claim(data, queue):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('--sizes', default='0,100,1000')
+    parser.add_argument('--ready', type=int, default=1000)
+    parser.add_argument('--claimers', default='1,2,4,6')
+    parser.add_argument('--seconds', type=float, default=120)
+    parser.add_argument('--skip-claims', action='store_true')
     args = parser.parse_args(argv)
     stack = services.keystone_swift()
     conf_text = swift_store.DRIVER_CONF.format(
@@ -100,23 +110,53 @@ def main(argv=None):
         control.queue_controller.set_metadata(
             queues[name], {'_default_message_delay': 3600}, project=PROJECT)
 
+    if not args.skip_claims:
+        per_claim(drivers_, queues, args.sizes)
+    print('\npost throughput, 10 messages a call, messages/s')
+    for name, (control, data) in drivers_.items():
+        control.queue_controller.create('posts', project=PROJECT)
+        rate = common.post_rate(data, 'posts', None, seconds=5)
+        print('%-12s %8.1f' % (name, rate))
+    parallel_claimers(drivers_, conf_text, args)
+
+
+def parallel_claimers(drivers_, conf_text, args):
+    print('\nparallel claimers (claim 10, delete each) on %d ready messages'
+          % args.ready)
+    print('%8s %-12s %9s %8s %6s %6s %6s' % (
+        'threads', 'driver', 'acked', 'msg/s', 'early', 'twice', 'lost'))
+    cls = {'swift': upstream.DataDriver,
+           'swift.delay': delay_driver.DataDriver}
+    for threads in [int(t) for t in args.claimers.split(',')]:
+        for name, (control, data) in drivers_.items():
+            queue = 'par-%s-%d' % (name.replace('.', '-'), threads)
+            control.queue_controller.create(queue, project=PROJECT)
+            due = concurrency.post_mixed(data, queue, PROJECT, args.ready,
+                                         (0,))
+            outcome = concurrency.run_claimers(
+                lambda: make(cls[name], conf_text)[1], queue, PROJECT, due,
+                threads, args.seconds)
+            acked = len(outcome.acked)
+            twice = sum(1 for n in outcome.acked.values() if n > 1) + len(
+                set(outcome.double))
+            print('%8d %-12s %9d %8.1f %6d %6d %6d' % (
+                threads, name, acked, acked / outcome.seconds,
+                len(set(outcome.early)), twice, len(due) - acked))
+            sys.stdout.flush()
+
+
+def per_claim(drivers_, queues, sizes):
     print('per claim (limit 1) with N delayed ahead')
     print('%7s %-12s %6s %6s %6s %9s' % (
         'N', 'driver', 'GETs', 'lists', 'reqs', 'ms'))
     ahead = 0
-    for size in [int(s) for s in args.sizes.split(',')]:
+    for size in [int(s) for s in sizes.split(',')]:
         for name, (_, data) in drivers_.items():
             post_delayed(data, queues[name], size - ahead)
             print('%7d %-12s %s' % (size, name, one_claim(data,
                                                           queues[name])))
             sys.stdout.flush()
         ahead = size
-
-    print('\npost throughput, 10 messages a call, messages/s')
-    for name, (control, data) in drivers_.items():
-        control.queue_controller.create('posts', project=PROJECT)
-        rate = common.post_rate(data, 'posts', None, seconds=5)
-        print('%-12s %8.1f' % (name, rate))
 
 
 if __name__ == '__main__':

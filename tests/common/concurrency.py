@@ -99,6 +99,7 @@ def run_claimers(data_for_thread, queue, project, due, claimers, seconds,
 
 
 class ConcurrentClaimers:
+    claimers = CLAIMERS
     messages = 3000
     claim_seconds = 60   # time the claimers have to take every message
 
@@ -108,7 +109,7 @@ class ConcurrentClaimers:
         due = post_mixed(data, QUEUE, PROJECT, self.messages,
                          (0, 0, 1, 2, 3))
         outcome = run_claimers(
-            lambda: self._driver()[1], QUEUE, PROJECT, due, CLAIMERS,
+            lambda: self._driver()[1], QUEUE, PROJECT, due, self.claimers,
             self.claim_seconds, limit=lambda rnd: rnd.randint(1, 10),
             release_share=0.2)
 

@@ -1,6 +1,7 @@
 """Claim operations of the ``swift.delay`` driver."""
 
 import collections
+import random
 
 from oslo_serialization import jsonutils
 from oslo_utils import timeutils
@@ -13,8 +14,12 @@ from zaqar_delay import retry
 from zaqar_delay.storage.swift import idtime
 from zaqar_delay.storage.swift import index as idx
 from zaqar_delay.storage.swift import objects
+from zaqar_delay.storage.swift import parallel
 from zaqar_delay.storage.swift import responses
 from zaqar_delay.storage.swift import upstream
+
+# A ready message that a live claim holds (see ClaimController._take_one).
+LOCKED = object()
 
 # What one claim being made takes its messages with.
 Taking = collections.namedtuple(
@@ -48,21 +53,7 @@ class ClaimController(upstream_claims.ClaimController):
 
         taking = Taking(queue, project, index, claim_id, expires, grace,
                         meta, now, retry.of_queue(meta, self.driver.max_delay))
-        claimed = []
-        for mid in index.names(idx.READY, limit=limit * 2):
-            if len(claimed) == limit:
-                break
-            if not index.lock(mid, claim_id, expires, now):
-                continue  # a live claim holds it
-            try:
-                headers, body = msg_ctrl._find_message(queue, mid, project)
-            except errors.MessageDoesNotExist:
-                index.delete(idx.READY, mid)
-                index.delete(idx.LOCK, mid)
-                continue
-            taken = self._take(taking, mid, headers, body)
-            if taken:
-                claimed.append(taken)
+        claimed = self._take_ready(taking, limit)
         if not claimed:
             return None, []
         objects.put(
@@ -71,6 +62,56 @@ class ClaimController(upstream_claims.ClaimController):
             content_type='application/json',
             headers={'x-object-meta-ttl': str(ttl)})
         return claim_id, claimed
+
+    def _take_ready(self, taking, limit):
+        """Take up to ``limit`` ready messages, ``limit`` at a time.
+
+        The ready index is read a page at a time from its head; a name
+        whose lock another claim holds (one being taken right now) is
+        passed over, and once one is, the rest of the page is tried in
+        a random order, so that parallel claimers spread over it instead
+        of racing for the same names. Reading stops when the index ends,
+        or after ``limit`` + the promotion batch size names: so a claim
+        comes back empty only when nothing ready is left but messages
+        that other claims are taking.
+        """
+        index = taking.index
+        bound = limit + self.driver.delay_conf.promote_batch_size
+        claimed, page, marker, tried, contended = [], [], None, 0, False
+        while len(claimed) < limit and tried < bound:
+            if not page:
+                page = index.names(idx.READY, marker=marker,
+                                   limit=limit * 2)
+                if not page:
+                    break
+                marker = page[-1]
+            if contended:
+                random.shuffle(page)
+            need = limit - len(claimed)
+            batch, page = page[:need], page[need:]
+            tried += len(batch)
+            for taken in parallel.each(
+                    lambda mid: self._take_one(taking, mid), batch):
+                if taken is LOCKED:
+                    contended = True
+                elif taken:
+                    claimed.append(taken)
+        return sorted(claimed, key=lambda msg: msg['id'])
+
+    def _take_one(self, taking, mid):
+        """A ready message's lock, then the message: the message as
+        claimed, LOCKED if a live claim holds it, None if it is gone."""
+        index = taking.index
+        if not index.lock(mid, taking.claim_id, taking.expires, taking.now):
+            return LOCKED
+        try:
+            headers, body = self.driver.message_controller._find_message(
+                taking.queue, mid, taking.project)
+        except errors.MessageDoesNotExist:
+            parallel.together(lambda: index.delete(idx.READY, mid),
+                              lambda: index.delete(idx.LOCK, mid))
+            return None
+        return self._take(taking, mid, headers, body)
 
     def _take(self, taking, mid, headers, body):
         """Mark a locked message claimed; None if it went to the DLQ."""
@@ -90,16 +131,19 @@ class ClaimController(upstream_claims.ClaimController):
         wait = taking.backoff and retry.seconds(taking.backoff,
                                                 msg['claim_count'])
         msg['retry_backoff'] = wait or 0
-        objects.put(
-            self._client,
-            upstream.message_container(taking.queue, taking.project), mid,
-            jsonutils.dumps(msg), msg_expires,
-            content_type='application/json',
-            headers={'x-object-meta-clientid': client})
-        index.put(idx.CLAIMED, mid, msg_expires)
-        index.put(idx.CLAIM_EXPIRY,
-                  idx.held_until(taking.expires, msg_expires, mid, wait),
-                  msg_expires)
+        content = jsonutils.dumps(msg)
+        # The ready entry goes last: a crash before leaves the message
+        # ready once its lock ends; after it, the claim's expiry entry
+        # gives it back.
+        parallel.together(
+            lambda: objects.put(
+                self._client,
+                upstream.message_container(taking.queue, taking.project),
+                mid, content, msg_expires, content_type='application/json',
+                headers={'x-object-meta-clientid': client}),
+            lambda: index.put(idx.CLAIMED, mid, msg_expires),
+            lambda: index.put(idx.CLAIM_EXPIRY, idx.held_until(
+                taking.expires, msg_expires, mid, wait), msg_expires))
         index.delete(idx.READY, mid)
         msg['id'] = mid
         msg.pop('retry_backoff')

@@ -62,6 +62,7 @@ class Index:
 
     def __init__(self, client, queue, project):
         self._client = client
+        self.name = (project, queue)
         self._names = {kind: container(kind, queue, project)
                        for kind in KINDS}
 

@@ -1,5 +1,7 @@
 """Message operations of the ``swift.delay`` driver."""
 
+import threading
+
 from oslo_serialization import jsonutils
 from oslo_utils import timeutils
 from zaqar import storage
@@ -12,6 +14,7 @@ from zaqar_delay.storage.swift import dedup
 from zaqar_delay.storage.swift import idtime
 from zaqar_delay.storage.swift import index as idx
 from zaqar_delay.storage.swift import objects
+from zaqar_delay.storage.swift import parallel
 from zaqar_delay.storage.swift import pushes
 from zaqar_delay.storage.swift import responses
 from zaqar_delay.storage.swift import upstream
@@ -69,29 +72,60 @@ class MessageController(upstream_messages.MessageController):
     ``zaqar_delay_pushes`` container (``pushes``).
     """
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._promoting = set()     # queues a thread is promoting
+        self._promoting_lock = threading.Lock()
+
     def _index(self, queue, project):
         return idx.Index(self._client, queue, project)
 
     def _promote(self, index, now):
-        batch = self.driver.delay_conf.promote_batch_size
-        for name in index.names(idx.DUE, end_marker=idx.until(now),
-                                limit=batch):
-            _, expires, mid = idx.untimed(name)
-            index.put(idx.READY, mid, expires)
-            index.delete(idx.WAITING, mid)
-            index.delete(idx.DUE, name)
-        for name in index.names(idx.CLAIM_EXPIRY, end_marker=idx.until(now),
-                                limit=batch):
-            ended, expires, mid, wait = idx.unheld(name)
-            if index.holder(mid, now) is None:
-                if ended + wait > now:      # its retry backoff
-                    index.put(idx.WAITING, mid, expires)
-                    index.put(idx.DUE, idx.timed(ended + wait, expires, mid),
-                              expires)
-                else:
-                    index.put(idx.READY, mid, expires)
-                index.delete(idx.CLAIMED, mid)
-            index.delete(idx.CLAIM_EXPIRY, name)
+        """Make ready what has come due and what expired claims held, at
+        most ``promote_batch_size`` of each; the two listings are read
+        at once, and the entries moved ``parallel.WORKERS`` at a time.
+        A queue that another thread of this process is promoting is
+        left to it."""
+        with self._promoting_lock:
+            if index.name in self._promoting:
+                return
+            self._promoting.add(index.name)
+        try:
+            self._promote_batch(index, now)
+        finally:
+            with self._promoting_lock:
+                self._promoting.discard(index.name)
+
+    def _promote_batch(self, index, now):
+        end, batch = idx.until(now), self.driver.delay_conf.promote_batch_size
+        due, ended = parallel.together(
+            lambda: index.names(idx.DUE, end_marker=end, limit=batch),
+            lambda: index.names(idx.CLAIM_EXPIRY, end_marker=end,
+                                limit=batch))
+        parallel.each(lambda name: self._come_due(index, name), due)
+        parallel.each(lambda name: self._claim_ended(index, name, now),
+                      ended)
+
+    @staticmethod
+    def _come_due(index, name):
+        _, expires, mid = idx.untimed(name)
+        # The ``due`` entry goes last: promotion finds the message by it.
+        parallel.together(lambda: index.put(idx.READY, mid, expires),
+                          lambda: index.delete(idx.WAITING, mid))
+        index.delete(idx.DUE, name)
+
+    @staticmethod
+    def _claim_ended(index, name, now):
+        ended, expires, mid, wait = idx.unheld(name)
+        if index.holder(mid, now) is None:
+            if ended + wait > now:      # its retry backoff
+                index.put(idx.DUE, idx.timed(ended + wait, expires, mid),
+                          expires)
+                index.put(idx.WAITING, mid, expires)
+            else:
+                index.put(idx.READY, mid, expires)
+            index.delete(idx.CLAIMED, mid)
+        index.delete(idx.CLAIM_EXPIRY, name)
 
     def post(self, queue, messages, client_uuid, project=None):
         messages = list(messages)
@@ -99,52 +133,51 @@ class MessageController(upstream_messages.MessageController):
                                            queue, project, messages)
         index = self._index(queue, project)
         now = timeutils.utcnow_ts()
-        ids = []
-        for msg, delay, found in zip(messages, delays, dedups):
-            mid = idtime.new()
-            expires = now + msg['ttl']
-            content = {'body': msg.get('body', {}), 'claim_id': None,
-                       'ttl': msg['ttl'], 'claim_count': 0,
-                       'delay_expires': now + delay}
-            if self.driver.conf.enable_checksum:
-                content['checksum'] = s_utils.get_checksum(
-                    msg.get('body', None))
-            if (delay or found) and self.driver.pushes:
-                # Before the message: a crash between the two leaves a
-                # push of nothing, which a dispatcher drops.
-                pushes.record(self._client, now + delay, expires, mid, queue,
-                              project)
-            objects.put(
-                self._client, upstream.message_container(queue, project), mid,
-                jsonutils.dumps(content), expires,
-                content_type='application/json',
-                headers={'x-object-meta-clientid': str(client_uuid)})
-            if found:
-                held = dedup.hold(self._client, queue, project, found, mid,
-                                  now, lambda m: self._live(queue, m,
-                                                            project))
-                if held != mid:     # a live message answers for it
-                    self._delete(queue, mid, project)
-                    ids.append(held)
-                    continue
-            if delay:
-                # ``due`` first: promotion finds a message through it; a
-                # ``waiting`` entry without it would count as delayed and
-                # never come due.
-                index.put(idx.DUE, idx.timed(now + delay, expires, mid),
-                          expires)
-                index.put(idx.WAITING, mid, expires)
-            else:
-                index.put(idx.READY, mid, expires)
-            ids.append(mid)
-        return ids
+        # Ids first, in order (they sort by posting time); then each
+        # message's writes, several messages at once.
+        posting = [(idtime.new(), msg, delay, found)
+                   for msg, delay, found in zip(messages, delays, dedups)]
+        return parallel.each(
+            lambda one: self._post_one(queue, project, client_uuid, index,
+                                       now, *one), posting)
+
+    def _post_one(self, queue, project, client_uuid, index, now, mid, msg,
+                  delay, found):
+        """Write one message and its entries; the id that answers it."""
+        expires = now + msg['ttl']
+        content = {'body': msg.get('body', {}), 'claim_id': None,
+                   'ttl': msg['ttl'], 'claim_count': 0,
+                   'delay_expires': now + delay}
+        if self.driver.conf.enable_checksum:
+            content['checksum'] = s_utils.get_checksum(msg.get('body', None))
+        if (delay or found) and self.driver.pushes:
+            # Before the message: a crash between the two leaves a push
+            # of nothing, which a dispatcher drops.
+            pushes.record(self._client, now + delay, expires, mid, queue,
+                          project)
+        objects.put(
+            self._client, upstream.message_container(queue, project), mid,
+            jsonutils.dumps(content), expires,
+            content_type='application/json',
+            headers={'x-object-meta-clientid': str(client_uuid)})
+        if found:
+            held = dedup.hold(self._client, queue, project, found, mid, now,
+                              lambda m: self._live(queue, m, project))
+            if held != mid:     # a live message answers for it
+                self._delete(queue, mid, project)
+                return held
+        if delay:
+            # ``due`` first: promotion finds a message through it; a
+            # ``waiting`` entry without it would count as delayed and
+            # never come due.
+            index.put(idx.DUE, idx.timed(now + delay, expires, mid), expires)
+            index.put(idx.WAITING, mid, expires)
+        else:
+            index.put(idx.READY, mid, expires)
+        return mid
 
     def _live(self, queue, message_id, project):
-        try:
-            self._find_message(queue, message_id, project)
-            return True
-        except errors.MessageDoesNotExist:
-            return False
+        return self._found(queue, message_id, project) is not None
 
     def _candidates(self, index, kinds, marker, want):
         names = []
@@ -206,58 +239,71 @@ class MessageController(upstream_messages.MessageController):
             return self._get(queue, obj['name'], project, check_queue=False)
         raise errors.QueueIsEmpty(queue, project)
 
-    def _drop(self, queue, project, mid, headers, msg):
-        """Delete a message object and every index entry of it."""
+    def _drop(self, queue, project, mid, headers, msg, held, now):
+        """Delete a message object, then its index entries at once: with
+        ``held``, the Lock it had when read (None: no lock), live, only
+        those of a claimed message."""
         index = self._index(queue, project)
         expires = int(headers['x-delete-at'])
-        due = jsonutils.loads(msg).get('delay_expires', 0)
-        held = index.lock_of(mid)
+        content = jsonutils.loads(msg)
         self._delete(queue, mid, project)
-        for kind in (idx.READY, idx.WAITING, idx.CLAIMED):
-            index.delete(kind, mid)
-        index.delete(idx.DUE, idx.timed(due, expires, mid))
-        if held:
-            index.delete(idx.CLAIM_EXPIRY, idx.held_until(
+        entries = [(idx.CLAIMED, mid)]
+        if held is None or held.expires <= now:
+            due = content.get('delay_expires', 0)
+            entries += [(idx.READY, mid), (idx.WAITING, mid),
+                        (idx.DUE, idx.timed(due, expires, mid))]
+        if held is not None:
+            entries += [(idx.CLAIM_EXPIRY, idx.held_until(
                 held.expires, expires, mid,
-                jsonutils.loads(msg).get('retry_backoff', 0)))
-            index.delete(idx.LOCK, mid)
+                content.get('retry_backoff', 0))), (idx.LOCK, mid)]
+        parallel.each(lambda entry: index.delete(*entry), entries)
+
+    def _read(self, queue, project, mid):
+        """(headers, content, Lock or None) of a message, read at once;
+        None if there is no such message."""
+        found, held = parallel.together(
+            lambda: self._found(queue, mid, project),
+            lambda: self._index(queue, project).lock_of(mid))
+        return None if found is None else found + (held,)
+
+    def _found(self, queue, mid, project):
+        try:
+            return self._find_message(queue, mid, project)
+        except errors.MessageDoesNotExist:
+            return None
 
     def delete(self, queue, message_id, project=None, claim=None):
         if not self._queue_ctrl.exists(queue, project):
             return
-        try:
-            headers, msg = self._find_message(queue, message_id, project)
-        except errors.MessageDoesNotExist:
+        read = self._read(queue, project, message_id)
+        if read is None:
             return
-        held = self._index(queue, project).holder(message_id,
-                                                  timeutils.utcnow_ts())
+        headers, msg, held = read
+        now = timeutils.utcnow_ts()
+        live = held if held is not None and held.expires > now else None
         if claim is None:
-            if held:
+            if live:
                 raise errors.MessageIsClaimed(message_id)
-        else:
-            # A live claim, or ClaimDoesNotExist.
+        elif live is None or live.holder != claim:
+            # A live claim, or ClaimDoesNotExist. (A live lock of the
+            # claim shows it live: a lock ends with its claim.)
             self.driver.claim_controller._claim(queue, claim, project)
-            if not held:
+            if not live:
                 raise errors.MessageNotClaimed(message_id)
-            if held.holder != claim:
-                raise errors.MessageNotClaimedBy(message_id, claim)
-        self._drop(queue, project, message_id, headers, msg)
+            raise errors.MessageNotClaimedBy(message_id, claim)
+        self._drop(queue, project, message_id, headers, msg, held, now)
 
     def bulk_delete(self, queue, message_ids, project=None, claim_ids=None):
-        found = []
-        for mid in message_ids:
-            try:
-                headers, msg = self._find_message(queue, mid, project)
-            except errors.MessageDoesNotExist:
-                continue
-            if claim_ids:
-                held = self._index(queue, project).holder(
-                    mid, timeutils.utcnow_ts())
-                if not held:
+        found = [(mid,) + read for mid, read in zip(message_ids, parallel.each(
+            lambda mid: self._read(queue, project, mid), message_ids))
+            if read is not None]
+        now = timeutils.utcnow_ts()
+        if claim_ids:
+            for mid, _, _, held in found:
+                if held is None or held.expires <= now:
                     raise errors.MessageNotClaimed(mid)
                 if held.holder not in claim_ids:
                     raise errors.ClaimDoesNotMatch(held.holder, queue,
                                                    project)
-            found.append((mid, headers, msg))
-        for mid, headers, msg in found:
-            self._drop(queue, project, mid, headers, msg)
+        parallel.each(lambda one: self._drop(queue, project, *one, now=now),
+                      found)
