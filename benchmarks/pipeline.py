@@ -1,7 +1,8 @@
 """The PySpark jobs: audit wall time and memory, schedule throughput.
 
     python benchmarks/pipeline.py [--sizes 1000000,10000000]
-        [--schedule 20000] [--master local[*]]
+        [--schedule 20000] [--master local[*]] [--wsgi-workers 4]
+        [--in-flight 4]
 
 Audit: writes N synthetic snapshot records (Parquet; JSON lines, the
 export's format, up to --json-max rows), then runs ``zaqar-delay-audit``
@@ -10,10 +11,12 @@ slowest wall time, Spark start-up included, and the peak resident
 memory of its driver (the Python process and its JVM, polled every
 0.1 s).
 
-Schedule: posts the same N rows into one local zaqar-server
-(``redis.delay``) twice: with ``zaqar-delay-schedule`` and with a plain
-python-zaqarclient loop (one client, 20 messages a post), and compares
-messages per second.
+Schedule: posts the same N rows into one local Zaqar (``redis.delay``)
+twice: with ``zaqar-delay-schedule`` (--in-flight posts at once per
+partition) and with a plain python-zaqarclient loop (one client, 20
+messages a post), and compares messages per second; first against
+Zaqar's WSGI app served by gunicorn with --wsgi-workers processes, as
+operators deploy it, then against the single-process ``zaqar-server``.
 """
 
 import argparse
@@ -154,8 +157,11 @@ def _input(work, n, fmt):
         n, 'parquet' if fmt == 'parquet' else 'jsonl'))
 
 
-def bench_schedule(count, work):
-    stack = zaqar_server.ZaqarServer(max_delay=86400).start()
+def bench_schedule(count, work, wsgi_workers, in_flight):
+    served = ('gunicorn, %d workers' % wsgi_workers if wsgi_workers
+              else 'zaqar-server, one process')
+    stack = zaqar_server.ZaqarServer(max_delay=86400,
+                                     wsgi_workers=wsgi_workers).start()
     try:
         cli = client.Client(stack.url, version=2, conf={
             'auth_opts': {'backend': 'noauth',
@@ -168,8 +174,8 @@ def bench_schedule(count, work):
                 f.write(json.dumps(row) + '\n')
         seconds, _, out = run_measured([
             _command('zaqar-delay-schedule'), path, '--url', stack.url,
-            '--project', 'bench', '--rejects',
-            os.path.join(work, 'rejects')])
+            '--project', 'bench', '--in-flight', str(in_flight),
+            '--rejects', os.path.join(work, 'rejects')])
         posting = float(out.split(' messages/s')[0].rsplit('(', 1)[1])
         queue = cli.queue('loop', force_create=True)
         start = time.monotonic()
@@ -181,10 +187,11 @@ def bench_schedule(count, work):
                  queue.stats['messages']['total'])
     finally:
         stack.cleanup()
-    print('\nschedule %d messages into one zaqar-server (redis.delay)'
-          % count)
+    print('\nschedule %d messages into Zaqar (redis.delay) served by %s'
+          % (count, served))
     print('%-36s %10s' % ('', 'messages/s'))
-    print('%-36s %10.1f' % ('zaqar-delay-schedule, posting', posting))
+    print('%-36s %10.1f' % ('zaqar-delay-schedule, posting (%d in '
+                            'flight)' % in_flight, posting))
     print('%-36s %10.1f' % ('zaqar-delay-schedule, whole command',
                             count / seconds))
     print('%-36s %10.1f' % ('python-zaqarclient loop', loop))
@@ -200,6 +207,10 @@ def main(argv=None):
     parser.add_argument('--schedule', type=int, default=20000,
                         help='messages to schedule (0: skip)')
     parser.add_argument('--master', help='Spark master for the audit')
+    parser.add_argument('--wsgi-workers', type=int, default=4,
+                        help='gunicorn workers of the schedule\'s Zaqar')
+    parser.add_argument('--in-flight', type=int, default=4,
+                        help='zaqar-delay-schedule --in-flight')
     parser.add_argument('--repeats', type=int, default=3,
                         help='audit runs per input (default 3)')
     args = parser.parse_args(argv)
@@ -208,7 +219,8 @@ def main(argv=None):
         bench_audit([int(s) for s in args.sizes.split(',') if s],
                     args.json_max, args.master, work, args.repeats)
         if args.schedule:
-            bench_schedule(args.schedule, work)
+            for workers in (args.wsgi_workers, 0):
+                bench_schedule(args.schedule, work, workers, args.in_flight)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

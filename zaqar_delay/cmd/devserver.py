@@ -173,19 +173,22 @@ class Stack:
             for path, transport, port in self.servers():
                 with open(path, 'w') as conf:
                     conf.write(render(self.sections(transport, port)))
-                self._spawn([_binary('zaqar-server'), '--config-file',
-                             path], self._log)
+                self._spawn(*self.server_command(path, transport, port))
             self._wait_ready(timeout)
         except BaseException:
             self.stop()
             raise
         return self
 
-    def _spawn(self, argv, output):
+    def server_command(self, conf, transport, port):
+        """(argv, output, environment) that serve ``conf``."""
+        return [_binary('zaqar-server'), '--config-file', conf], self._log
+
+    def _spawn(self, argv, output, env=None):
         # In a session of their own: a Ctrl-C in the terminal reaches
         # only this process, which stops them in order.
         self.processes.append(subprocess.Popen(
-            argv, stdout=output, stderr=subprocess.STDOUT,
+            argv, stdout=output, stderr=subprocess.STDOUT, env=env,
             stdin=subprocess.DEVNULL, preexec_fn=die_with_parent,
             start_new_session=True))
 

@@ -1,9 +1,12 @@
 """Posting a partition's rows through Zaqar's HTTP API (runs on the
 Spark executors; needs only ``requests``).
 
-Rows are posted in order, in batches of one project and queue that stay
+Rows are cut in order into batches of one project and queue that stay
 within the server's per-post limits (``--batch-size`` messages and
-``--max-post-bytes``, Zaqar's ``max_messages_post_size``). Connection
+``--max-post-bytes``, Zaqar's ``max_messages_post_size``). Up to
+``--in-flight`` posts of a partition are sent at once (each thread with
+its own HTTP session); with more than one, batches can be stored out of
+their input order, as they would be from several partitions. Connection
 failures, timeouts, 429 and 5xx replies are retried with exponential
 backoff; a batch the server refuses with another 4xx is posted a message
 at a time, so that each refused row is reported with the server's own
@@ -18,8 +21,11 @@ that died can be run again on the same input: what it had posted is
 counted as duplicates and not posted twice.
 """
 
+import collections
+from concurrent import futures
 import json
 import math
+import threading
 import time
 import uuid
 
@@ -61,8 +67,10 @@ class Poster:
 
     def __init__(self, url, token=None, batch_size=20,
                  max_post_bytes=262144, retries=5, backoff=0.5,
-                 timeout=30.0, clock=time.time, sleep=time.sleep):
+                 timeout=30.0, clock=time.time, sleep=time.sleep,
+                 in_flight=4):
         self.url = url.rstrip('/')
+        self.in_flight = in_flight
         self.token = token
         self.batch_size = batch_size
         self.max_post_bytes = max_post_bytes
@@ -133,9 +141,10 @@ class Poster:
                    for href in resp.json()['resources']]
         except (ValueError, KeyError, TypeError):
             return 0
-        fresh = list(dict.fromkeys(mid for mid in ids
-                                   if mid not in self._answered))
-        self._answered.update(fresh)
+        with self._lock:
+            fresh = list(dict.fromkeys(mid for mid in ids
+                                       if mid not in self._answered))
+            self._answered.update(fresh)
         duplicates = len(ids) - len(fresh)      # answered twice
         elapsed = self.clock() - started
         for start in range(0, len(fresh), IDS_PER_GET):
@@ -176,31 +185,61 @@ class Poster:
 
     def __call__(self, rows):
         """Post an iterator of rows; yields result rows (see
-        :data:`schemas.POST_RESULT`)."""
+        :data:`schemas.POST_RESULT`), up to ``in_flight`` posts at once."""
         self.client_id = str(uuid.uuid4())
         self._dedup, self._answered = {}, set()
+        self._lock = threading.Lock()
+        local, sessions = threading.local(), []
+
+        def post(batch):
+            if not hasattr(local, 'session'):
+                local.session = requests.Session()
+                with self._lock:
+                    sessions.append(local.session)
+            return list(self._post(local.session, batch))
+
+        sent = collections.deque()
+        with futures.ThreadPoolExecutor(max(1, self.in_flight)) as pool:
+            try:
+                for item in self._batches(rows):
+                    if isinstance(item, dict):      # a refused row
+                        yield item
+                        continue
+                    sent.append(pool.submit(post, item))
+                    while len(sent) >= max(1, self.in_flight) or \
+                            (sent and sent[0].done()):
+                        yield from sent.popleft().result()
+                while sent:
+                    yield from sent.popleft().result()
+            finally:
+                for future in sent:
+                    future.cancel()
+        for session in sessions:
+            session.close()
+
+    def _batches(self, rows):
+        """Batches of (row, message, size), in input order, and the
+        result rows of messages too large to post."""
         batch, size = [], 0
-        with requests.Session() as session:
-            for row in rows:
-                row = row.asDict() if hasattr(row, 'asDict') else row
-                msg = self.message(row)
-                msg_size = len(json.dumps(msg)) + SEPARATOR
-                if ENVELOPE + msg_size > self.max_post_bytes:
-                    yield _refused(row, 'message is larger than the '
-                                   'server accepts in a post (%d bytes)'
-                                   % self.max_post_bytes)
-                    continue
-                if batch and (len(batch) == self.batch_size or
-                              ENVELOPE + size + msg_size >
-                              self.max_post_bytes or
-                              (row['project'], row['queue']) !=
-                              (batch[0][0]['project'], batch[0][0]['queue'])):
-                    yield from self._post(session, batch)
-                    batch, size = [], 0
-                batch.append((row, msg, msg_size))
-                size += msg_size
-            if batch:
-                yield from self._post(session, batch)
+        for row in rows:
+            row = row.asDict() if hasattr(row, 'asDict') else row
+            msg = self.message(row)
+            msg_size = len(json.dumps(msg)) + SEPARATOR
+            if ENVELOPE + msg_size > self.max_post_bytes:
+                yield _refused(row, 'message is larger than the server '
+                               'accepts in a post (%d bytes)'
+                               % self.max_post_bytes)
+                continue
+            if batch and (len(batch) == self.batch_size or
+                          ENVELOPE + size + msg_size > self.max_post_bytes
+                          or (row['project'], row['queue']) !=
+                          (batch[0][0]['project'], batch[0][0]['queue'])):
+                yield batch
+                batch, size = [], 0
+            batch.append((row, msg, msg_size))
+            size += msg_size
+        if batch:
+            yield batch
 
 
 def _posted(project, queue, count, status='posted'):

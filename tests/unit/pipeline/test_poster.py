@@ -56,7 +56,8 @@ class PosterTest(testtools.TestCase):
 
     def test_batches_per_queue_within_the_limits(self):
         url = self.serve(lambda msgs: (201, {'resources': []}))
-        poster = zaqar_poster.Poster(url, batch_size=3)
+        # One post at a time: posts in input order.
+        poster = zaqar_poster.Poster(url, batch_size=3, in_flight=1)
         results = list(poster(
             self.rows(7) + self.rows(2, queue='q2', project='p2')))
         self.assertEqual([3, 3, 1, 2], [len(m) for _, _, m in self.seen])
@@ -66,6 +67,25 @@ class PosterTest(testtools.TestCase):
                          [m['body'] for m in self.seen[0][2]])
         self.assertEqual(9, sum(r['count'] for r in results
                                 if r['status'] == 'posted'))
+
+    def test_posts_are_sent_in_flight_at_once_and_all_reported(self):
+        # The server holds each post until four are in flight together:
+        # a poster that sends one at a time never gets an answer.
+        meet = threading.Barrier(4, timeout=10)
+
+        def answer(msgs):
+            meet.wait()
+            return 201, {'resources': []}
+        url = self.serve(answer)
+        poster = zaqar_poster.Poster(url, batch_size=5, in_flight=4)
+        results = list(poster(self.rows(20)))
+        self.assertEqual(4, len(self.seen))
+        self.assertEqual(sorted(json.dumps({'n': i}) for i in range(20)),
+                         sorted(json.dumps(m['body']) for _, _, batch in
+                                self.seen for m in batch))
+        self.assertEqual(20, sum(r['count'] for r in results
+                                 if r['status'] == 'posted'))
+        self.assertFalse(meet.broken)
 
     def test_byte_limit_splits_batches_and_refuses_a_huge_message(self):
         url = self.serve(lambda msgs: (201, {}))

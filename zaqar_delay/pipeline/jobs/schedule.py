@@ -122,6 +122,9 @@ def parser():
                    help='messages per post (default 20)')
     p.add_argument('--max-post-bytes', type=int, default=262144,
                    help='the server\'s max_messages_post_size')
+    p.add_argument('--in-flight', type=int, default=4,
+                   help='posts of a partition sent at once (default 4; '
+                   '1 keeps each partition\'s input order)')
     p.add_argument('--retries', type=int, default=5,
                    help='retries of a transient failure (default 5)')
     p.add_argument('--progress-interval', type=float, default=10.0,
@@ -131,9 +134,10 @@ def parser():
 
 def main(argv=None, out=sys.stdout):
     args = parser().parse_args(argv)
-    if args.batch_size < 1 or args.max_post_bytes < 64:
-        parser().error('--batch-size must be at least 1 and '
-                       '--max-post-bytes at least 64')
+    if args.batch_size < 1 or args.max_post_bytes < 64 or \
+            args.in_flight < 1:
+        parser().error('--batch-size and --in-flight must be at least 1 '
+                       'and --max-post-bytes at least 64')
     try:
         fmt = args.format or reading.guess_format(args.inputs[0])
     except ValueError as exc:
@@ -143,7 +147,8 @@ def main(argv=None, out=sys.stdout):
         df = reading.read(spark, args.inputs, fmt, schemas.SCHEDULE_TEXT)
         poster = zaqar_poster.Poster(
             args.url, token=args.token, batch_size=args.batch_size,
-            max_post_bytes=args.max_post_bytes, retries=args.retries)
+            max_post_bytes=args.max_post_bytes, retries=args.retries,
+            in_flight=args.in_flight)
         summary = run(spark, df, poster, args.rejects, args.partitions,
                       out, args.progress_interval, args.project)
         report(summary, args.rejects, out)
