@@ -13,6 +13,7 @@ import time
 import testtools
 from zaqarclient.queues import client
 
+from tests.fixtures import spark_cluster
 from tests.fixtures import zaqar_server
 from zaqar_delay.cmd import manage
 
@@ -26,7 +27,11 @@ def _command(name):
     return os.path.join(os.path.dirname(sys.executable), name)
 
 
+JOBS = ('zaqar-delay-schedule', 'zaqar-delay-audit')
+
+
 class PipelineEndToEndTest(testtools.TestCase):
+    master = None   # the jobs' --master; None: local[*]
 
     def setUp(self):
         super().setUp()
@@ -42,6 +47,8 @@ class PipelineEndToEndTest(testtools.TestCase):
                           'options': {'os_project_id': 'p1'}}})
 
     def run_command(self, *argv):
+        if self.master and argv[0] in JOBS:
+            argv += ('--master', self.master)
         proc = subprocess.run([_command(argv[0])] + list(argv[1:]),
                               capture_output=True, text=True, timeout=300)
         self.assertEqual(0, proc.returncode, proc.stderr[-3000:])
@@ -166,3 +173,22 @@ class PipelineEndToEndTest(testtools.TestCase):
         self.assertIn('posted 0 messages', again)
         self.assertIn('duplicates: 30', again)
         self.assertEqual(25, queue.stats['messages']['total'])
+
+
+class PipelineOnStandaloneClusterTest(PipelineEndToEndTest):
+    """The same jobs with ``--master spark://...``: a Spark standalone
+    master and two one-core workers on loopback."""
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.cluster = spark_cluster.SparkCluster(workers=2).start()
+        cls.master = cls.cluster.master
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.cluster.cleanup()
+        super().tearDownClass()
+
+    # Run once, with the local master, above.
+    test_a_job_run_again_posts_nothing_twice = None
