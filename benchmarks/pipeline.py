@@ -2,7 +2,7 @@
 
     python benchmarks/pipeline.py [--sizes 1000000,10000000]
         [--schedule 20000] [--master local[*]] [--wsgi-workers 4]
-        [--in-flight 4]
+        [--in-flight 4] [--partitions N]
 
 Audit: writes N synthetic snapshot records (Parquet; JSON lines, the
 export's format, up to --json-max rows), then runs ``zaqar-delay-audit``
@@ -157,7 +157,7 @@ def _input(work, n, fmt):
         n, 'parquet' if fmt == 'parquet' else 'jsonl'))
 
 
-def bench_schedule(count, work, wsgi_workers, in_flight):
+def bench_schedule(count, work, wsgi_workers, in_flight, partitions):
     served = ('gunicorn, %d workers' % wsgi_workers if wsgi_workers
               else 'zaqar-server, one process')
     stack = zaqar_server.ZaqarServer(max_delay=86400,
@@ -175,6 +175,7 @@ def bench_schedule(count, work, wsgi_workers, in_flight):
         seconds, _, out = run_measured([
             _command('zaqar-delay-schedule'), path, '--url', stack.url,
             '--project', 'bench', '--in-flight', str(in_flight),
+        ] + (['--partitions', str(partitions)] if partitions else []) + [
             '--rejects', os.path.join(work, 'rejects')])
         posting = float(out.split(' messages/s')[0].rsplit('(', 1)[1])
         queue = cli.queue('loop', force_create=True)
@@ -211,6 +212,9 @@ def main(argv=None):
                         help='gunicorn workers of the schedule\'s Zaqar')
     parser.add_argument('--in-flight', type=int, default=4,
                         help='zaqar-delay-schedule --in-flight')
+    parser.add_argument('--partitions', type=int, default=0,
+                        help='zaqar-delay-schedule --partitions (default: '
+                        'the input\'s)')
     parser.add_argument('--repeats', type=int, default=3,
                         help='audit runs per input (default 3)')
     args = parser.parse_args(argv)
@@ -220,7 +224,8 @@ def main(argv=None):
                     args.json_max, args.master, work, args.repeats)
         if args.schedule:
             for workers in (args.wsgi_workers, 0):
-                bench_schedule(args.schedule, work, workers, args.in_flight)
+                bench_schedule(args.schedule, work, workers, args.in_flight,
+                               args.partitions)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
