@@ -276,7 +276,7 @@ class ClaimController(upstream_claims.ClaimController):
             index.delete(idx.CLAIMED, mid)
             index.delete(idx.CLAIM_EXPIRY,
                          idx.held_until(held.expires, msg_expires, mid, wait))
-            index.delete(idx.LOCK, mid)
+            index.unlock(mid, held)
         with responses.tolerating(responses.NOT_FOUND):
             self._client.delete_object(
                 upstream.claim_container(queue, project), claim_id)

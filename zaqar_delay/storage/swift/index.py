@@ -96,6 +96,13 @@ class Index:
         not; None if it has none."""
         return locks.read(self._client, self._names[LOCK], message_id)
 
+    def unlock(self, message_id, held):
+        """Delete a message's lock if it is still ``held`` (the Lock read
+        before): a lock that ended meanwhile and that another claim took
+        is left to it."""
+        locks.release(self._client, self._names[LOCK], message_id,
+                      held.expires)
+
     def holder(self, message_id, now):
         """The live Lock of a message, or None."""
         held = self.lock_of(message_id)

@@ -252,11 +252,15 @@ class MessageController(upstream_messages.MessageController):
             due = content.get('delay_expires', 0)
             entries += [(idx.READY, mid), (idx.WAITING, mid),
                         (idx.DUE, idx.timed(due, expires, mid))]
+        deletes = [lambda kind=kind, name=name: index.delete(kind, name)
+                   for kind, name in entries]
         if held is not None:
-            entries += [(idx.CLAIM_EXPIRY, idx.held_until(
-                held.expires, expires, mid,
-                content.get('retry_backoff', 0))), (idx.LOCK, mid)]
-        parallel.each(lambda entry: index.delete(*entry), entries)
+            deletes += [
+                lambda: index.delete(idx.CLAIM_EXPIRY, idx.held_until(
+                    held.expires, expires, mid,
+                    content.get('retry_backoff', 0))),
+                lambda: index.unlock(mid, held)]
+        parallel.together(*deletes)
 
     def _read(self, queue, project, mid):
         """(headers, content, Lock or None) of a message, read at once;

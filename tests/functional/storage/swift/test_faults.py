@@ -1,14 +1,16 @@
 """``swift.delay`` operations of several requests, one of which fails:
 nothing stays hidden longer than a claim."""
 
-import swiftclient
+import fixtures
 from oslo_utils import timeutils
+import swiftclient
 
 from tests.common import behaviour
 from tests.fixtures import faults
 from tests.fixtures import swift_store
 from zaqar_delay.storage.swift import index as idx
 from zaqar_delay.storage.swift import locks
+from zaqar_delay.storage.swift import objects
 
 PROJECT = behaviour.PROJECT
 
@@ -50,3 +52,30 @@ class SwiftFaultTest(behaviour.Helpers, swift_store.DelayTestBase):
         timeutils.advance_time_seconds(3600)
         counts = self.stats_of(self.queue, PROJECT)
         self.assertEqual(0, counts['delayed'])
+
+    def test_a_release_at_claim_expiry_leaves_the_next_claims_lock(self):
+        # Claim A ends while it is being released: claim B takes the
+        # message between A's read of the lock and A's deletes.
+        (mid,) = self.post(0)
+        a, _ = self.claim(ttl=30)
+        write = objects.put
+        b, started = [], []
+
+        def write_then_b_claims(*args, **kwargs):
+            write(*args, **kwargs)
+            if not started:     # once: B's claim writes through here too
+                started.append(True)
+                timeutils.advance_time_seconds(31)
+                b.append(self.claim(ttl=60))
+
+        self.useFixture(fixtures.MonkeyPatch(
+            'zaqar_delay.storage.swift.claims.objects.put',
+            write_then_b_claims))
+        self.claims.delete(self.queue, a, project=PROJECT)
+        (b_id, b_ids), = b
+        self.assertEqual([mid], b_ids)
+        index = idx.Index(self.driver.connection, self.queue, PROJECT)
+        self.assertEqual(b_id, index.holder(mid, timeutils.utcnow_ts())
+                         .holder)
+        self.assertEqual([], self.claim()[1])       # B's claim is live
+        self.messages.delete(self.queue, mid, project=PROJECT, claim=b_id)
