@@ -112,6 +112,10 @@ def render(sections):
         for name, options in sections.items())
 
 
+class ServerExited(RuntimeError):
+    """A server exited while starting."""
+
+
 class Stack:
     """A redis-server and a zaqar-server using it, on loopback.
 
@@ -127,15 +131,20 @@ class Stack:
             raise ValueError('%s needs a MongoDB URL' % message_store)
         self.dir = tempfile.mkdtemp(prefix='zaqar-delay-dev-')
         self.processes = []
-        self.redis_port = free_port()
         self.redis_binary = None
-        self.port = free_port()
-        self.url = 'http://127.0.0.1:%d' % self.port
+        self.pick_ports()
         self.conf = os.path.join(self.dir, 'zaqar.conf')
         self.log_path = os.path.join(self.dir, 'zaqar.log')
         self.store = message_store
         self.max_delay = max_delay
         self.mongodb_url = mongodb_url
+
+    def pick_ports(self):
+        """Free ports for the servers (picked again when one was taken
+        before its server bound it)."""
+        self.redis_port = free_port()
+        self.port = free_port()
+        self.url = 'http://127.0.0.1:%d' % self.port
 
     def sections(self, transport, port):
         """zaqar.conf of the server for ``transport`` on ``port``."""
@@ -162,7 +171,20 @@ class Stack:
         """(conf path, transport, port) of each zaqar-server to start."""
         return [(self.conf, 'wsgi', self.port)]
 
-    def start(self, timeout=60):
+    def start(self, timeout=60, attempts=3):
+        """Start the servers. A port picked free can be taken by another
+        process before its server binds it; the server then exits, and
+        the servers are started again on new ports, up to ``attempts``
+        times in all."""
+        for attempt in range(attempts):
+            try:
+                return self._start(timeout)
+            except ServerExited:
+                if attempt == attempts - 1:
+                    raise
+                self.pick_ports()
+
+    def _start(self, timeout):
         try:
             self.redis_binary = redis_server_binary()
             self._spawn([self.redis_binary, '--bind', '127.0.0.1',
@@ -203,7 +225,7 @@ class Stack:
         while time.monotonic() < deadline:
             for process in self.processes:
                 if process.poll() is not None:
-                    raise RuntimeError('%s exited; see %s' % (
+                    raise ServerExited('%s exited; see %s' % (
                         process.args[0], self.log_path))
             try:
                 with urllib.request.urlopen(ping, timeout=2) as reply:

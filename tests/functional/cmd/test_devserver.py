@@ -8,6 +8,7 @@ through ``tox -e devserver`` itself.
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -73,3 +74,21 @@ class DevserverStopTest(testtools.TestCase):
 
     def test_sigterm_stops_both_servers_and_exits_0(self):
         self.stops_with(signal.SIGTERM, whole_group=False)
+
+
+class TakenPortTest(testtools.TestCase):
+
+    def test_a_port_taken_before_the_server_binds_it_is_picked_again(self):
+        from zaqar_delay.cmd import devserver
+        stack = devserver.Stack()
+        self.addCleanup(stack.cleanup)
+        taken = socket.socket()
+        taken.bind(('127.0.0.1', 0))
+        taken.listen()
+        self.addCleanup(taken.close)
+        stack.port = taken.getsockname()[1]
+        stack.url = 'http://127.0.0.1:%d' % stack.port
+        stack.start()
+        self.assertNotEqual(taken.getsockname()[1], stack.port)
+        with open(stack.log_path) as log:
+            self.assertIn('Address already in use', log.read())
