@@ -82,14 +82,31 @@ def queues(control, project, page=100):
         marker = names[-1]
 
 
-def _claimed_at(data, queue, project, claim_id, now, cache):
-    """When a live claim was made (or last renewed), or None."""
+def _claimed_at(data, queue, project, claim_id, cache, tries=3):
+    """When a live claim was made (or last renewed), or None.
+
+    A claim's ``age`` is counted from the backend's own clock, read
+    inside ``get``: whole seconds on redis and mongodb, a float on
+    swift. The clock is read again after ``get``, so the result is never
+    earlier than the claim. With whole seconds, a ``get`` that straddles
+    a second boundary is made again (one second off would make a claim
+    on its due second look early).
+    """
     if claim_id not in cache:
-        try:
-            meta, _ = data.claim_controller.get(queue, claim_id, project)
-            cache[claim_id] = now - meta['age']
-        except errors.DoesNotExist:
-            cache[claim_id] = None
+        for _ in range(tries):
+            before = timeutils.utcnow_ts(True)
+            try:
+                meta, _ = data.claim_controller.get(queue, claim_id, project)
+            except errors.DoesNotExist:
+                cache[claim_id] = None
+                break
+            after = timeutils.utcnow_ts(True)
+            if not isinstance(meta['age'], int):
+                cache[claim_id] = after - meta['age']
+                break
+            cache[claim_id] = int(after) - meta['age']
+            if int(before) == int(after):
+                break
     return cache[claim_id]
 
 
@@ -104,7 +121,7 @@ def messages(name, data, queue, project, batch=1000, with_body=False):
         live = rec['claim_id'] and (rec['claim_expires'] is None or
                                     rec['claim_expires'] > now)
         rec['claimed_at'] = live and _claimed_at(
-            data, queue, project, rec['claim_id'], now, claims) or None
+            data, queue, project, rec['claim_id'], claims) or None
         if rec['claimed_at'] is None:
             rec['claim_id'] = rec['claim_expires'] = None
         rec.update(project=project, queue=queue, snapshot_at=now)
