@@ -4,6 +4,7 @@ import threading
 
 from oslo_serialization import jsonutils
 from oslo_utils import timeutils
+from oslo_utils import uuidutils
 from zaqar import storage
 from zaqar.storage import errors
 from zaqar.storage.swift import messages as upstream_messages
@@ -13,11 +14,17 @@ from zaqar_delay.storage import common
 from zaqar_delay.storage.swift import dedup
 from zaqar_delay.storage.swift import idtime
 from zaqar_delay.storage.swift import index as idx
+from zaqar_delay.storage.swift import locks
 from zaqar_delay.storage.swift import objects
 from zaqar_delay.storage.swift import parallel
 from zaqar_delay.storage.swift import pushes
 from zaqar_delay.storage.swift import responses
 from zaqar_delay.storage.swift import upstream
+
+# How long a delete without a claim holds a message's lock (seconds): a
+# crash between taking it and deleting the message hides the message for
+# no longer than this.
+DELETE_HOLD = 60
 
 
 def basic(message_id, body, headers, now):
@@ -239,10 +246,12 @@ class MessageController(upstream_messages.MessageController):
             return self._get(queue, obj['name'], project, check_queue=False)
         raise errors.QueueIsEmpty(queue, project)
 
-    def _drop(self, queue, project, mid, headers, msg, held, now):
+    def _drop(self, queue, project, mid, headers, msg, held, now,
+              ours=None):
         """Delete a message object, then its index entries at once: with
         ``held``, the Lock it had when read (None: no lock), live, only
-        those of a claimed message."""
+        those of a claimed message; then ``ours``, the Lock the delete
+        took (``_hold``), if any."""
         index = self._index(queue, project)
         expires = int(headers['x-delete-at'])
         content = jsonutils.loads(msg)
@@ -261,6 +270,8 @@ class MessageController(upstream_messages.MessageController):
                     content.get('retry_backoff', 0))),
                 lambda: index.unlock(mid, held)]
         parallel.together(*deletes)
+        if ours is not None:
+            index.unlock(mid, ours)
 
     def _read(self, queue, project, mid):
         """(headers, content, Lock or None) of a message, read at once;
@@ -276,6 +287,16 @@ class MessageController(upstream_messages.MessageController):
         except errors.MessageDoesNotExist:
             return None
 
+    def _hold(self, queue, project, mid, now):
+        """Take a message's lock for a delete without a claim: no claim
+        can then take the message, read it and write it back after the
+        delete. The Lock, or None when a live claim holds the message."""
+        holder = 'delete-' + uuidutils.generate_uuid()
+        expires = now + DELETE_HOLD
+        if self._index(queue, project).lock(mid, holder, expires, now):
+            return locks.Lock(holder, expires)
+        return None
+
     def delete(self, queue, message_id, project=None, claim=None):
         if not self._queue_ctrl.exists(queue, project):
             return
@@ -285,8 +306,11 @@ class MessageController(upstream_messages.MessageController):
         headers, msg, held = read
         now = timeutils.utcnow_ts()
         live = held if held is not None and held.expires > now else None
+        ours = None
         if claim is None:
-            if live:
+            if live is None:
+                ours = self._hold(queue, project, message_id, now)
+            if ours is None:
                 raise errors.MessageIsClaimed(message_id)
         elif live is None or live.holder != claim:
             # A live claim, or ClaimDoesNotExist. (A live lock of the
@@ -295,7 +319,7 @@ class MessageController(upstream_messages.MessageController):
             if not live:
                 raise errors.MessageNotClaimed(message_id)
             raise errors.MessageNotClaimedBy(message_id, claim)
-        self._drop(queue, project, message_id, headers, msg, held, now)
+        self._drop(queue, project, message_id, headers, msg, held, now, ours)
 
     def bulk_delete(self, queue, message_ids, project=None, claim_ids=None):
         found = [(mid,) + read for mid, read in zip(message_ids, parallel.each(
@@ -309,5 +333,13 @@ class MessageController(upstream_messages.MessageController):
                 if held.holder not in claim_ids:
                     raise errors.ClaimDoesNotMatch(held.holder, queue,
                                                    project)
-        parallel.each(lambda one: self._drop(queue, project, *one, now=now),
-                      found)
+
+        def drop(mid, headers, msg, held):
+            # Without claim ids, claimed messages go too (as upstream's);
+            # one that no claim holds is held while it is deleted.
+            ours = None
+            if not claim_ids and (held is None or held.expires <= now):
+                ours = self._hold(queue, project, mid, now)
+            self._drop(queue, project, mid, headers, msg, held, now, ours)
+
+        parallel.each(lambda one: drop(*one), found)

@@ -1,15 +1,20 @@
 """``swift.delay`` operations of several requests, one of which fails:
 nothing stays hidden longer than a claim."""
 
+import threading
+
 import fixtures
 from oslo_utils import timeutils
 import swiftclient
+from zaqar.storage import errors
 
 from tests.common import behaviour
 from tests.fixtures import faults
 from tests.fixtures import swift_store
+from zaqar_delay.storage.swift import claims
 from zaqar_delay.storage.swift import index as idx
 from zaqar_delay.storage.swift import locks
+from zaqar_delay.storage.swift import messages
 from zaqar_delay.storage.swift import objects
 
 PROJECT = behaviour.PROJECT
@@ -79,3 +84,52 @@ class SwiftFaultTest(behaviour.Helpers, swift_store.DelayTestBase):
                          .holder)
         self.assertEqual([], self.claim()[1])       # B's claim is live
         self.messages.delete(self.queue, mid, project=PROJECT, claim=b_id)
+
+    def test_a_message_deleted_without_a_claim_does_not_come_back(self):
+        # A claim takes the lock and reads the message just after the
+        # delete reads the lock, and writes the message back only after
+        # the delete is done.
+        (mid,) = self.post(0)
+        read, take = messages.MessageController._read, \
+            claims.ClaimController._take
+        taken, deleted, claimed = threading.Event(), threading.Event(), []
+
+        def take_after_the_delete(ctrl, *args):
+            taken.set()
+            deleted.wait(60)
+            return take(ctrl, *args)
+
+        def read_then_claim(ctrl, *args):
+            found = read(ctrl, *args)
+            if claimer.ident is None:   # the first delete only
+                claimer.start()
+                self.assertTrue(taken.wait(60))
+            return found
+
+        claimer = threading.Thread(
+            target=lambda: claimed.append(self.claim(ttl=60)))
+        self.useFixture(fixtures.MonkeyPatch(
+            'zaqar_delay.storage.swift.messages.MessageController._read',
+            read_then_claim))
+        self.useFixture(fixtures.MonkeyPatch(
+            'zaqar_delay.storage.swift.claims.ClaimController._take',
+            take_after_the_delete))
+        try:
+            self.assertRaises(errors.MessageIsClaimed, self.messages.delete,
+                              self.queue, mid, project=PROJECT)
+        finally:
+            deleted.set()
+            claimer.join(60)
+        (claim_id, ids), = claimed
+        self.assertEqual([mid], ids)
+        self.messages.delete(self.queue, mid, project=PROJECT,
+                             claim=claim_id)
+        self.assertRaises(errors.MessageDoesNotExist, self.messages.get,
+                          self.queue, mid, project=PROJECT)
+
+    def test_a_delete_without_a_claim_leaves_no_lock(self):
+        (mid,) = self.post(0)
+        self.messages.delete(self.queue, mid, project=PROJECT)
+        index = idx.Index(self.driver.connection, self.queue, PROJECT)
+        self.assertIsNone(index.lock_of(mid))
+        self.assertEqual([], index.names(idx.READY))
