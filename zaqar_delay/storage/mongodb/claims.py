@@ -13,6 +13,7 @@ from zaqar.storage.mongodb import utils
 from zaqar_delay import retry
 from zaqar_delay.storage.mongodb import messages as delay_messages
 from zaqar_delay.storage.mongodb import queries
+from zaqar_delay.storage.mongodb import updates
 
 READY, CLAIMED = queries.READY, queries.CLAIMED
 
@@ -58,7 +59,7 @@ class ClaimController(upstream_claims.ClaimController):
         claim = {'id': oid, 't': ttl, 'e': expires, 'c': count}
         backoff = retry.of_queue(queue_meta, self.driver.max_delay)
         if backoff:
-            claim['b'] = delay_messages.backoff_seconds(backoff, count)
+            claim['b'] = updates.backoff_seconds(backoff, count)
         collection.update_many(
             {'_id': {'$in': ids}, 's': READY},
             [{'$set': {

@@ -46,7 +46,7 @@ class Holders:
         """The id of the message that holds ``dedup``'s value: ``oid``
         when it takes it, else a live message's posted in the window.
 
-        ``oid`` must already be written (its state unset), so that a
+        ``oid`` must already be written (being posted), so that a
         racing post that finds it holding the value sees it live.
         """
         key = '%s/%s' % (self._scope, dedup.digest)

@@ -2,6 +2,7 @@
 
 import heapq
 import itertools
+import threading
 import uuid
 
 from bson import binary
@@ -12,49 +13,19 @@ from zaqar.storage.mongodb import messages as upstream_messages
 from zaqar.storage.mongodb import utils
 
 from zaqar_delay import delay
-from zaqar_delay import retry
 from zaqar_delay.storage import common
 from zaqar_delay.storage.mongodb import dedup
 from zaqar_delay.storage.mongodb import queries
+from zaqar_delay.storage.mongodb import updates
 from zaqar_delay.storage.mongodb import upstream
 
-READY, WAITING, CLAIMED = queries.READY, queries.WAITING, queries.CLAIMED
+READY, WAITING, CLAIMED, POSTING = (queries.READY, queries.WAITING,
+                                    queries.CLAIMED, queries.POSTING)
 
-
-# Set ``s`` and ``a`` from a document's own ``d`` and claim (``c.e``):
-# claimed while its claim lives, waiting while ``d`` is ahead, else ready.
-# A document without ``d`` is due.
-def state_update(now):
-    claimed = {'$and': [{'$ne': [{'$ifNull': ['$c.id', None]}, None]},
-                        {'$gt': [{'$ifNull': ['$c.e', 0]}, now]}]}
-    waiting = {'$gt': [{'$ifNull': ['$d', 0]}, now]}
-    return [{'$set': {
-        's': {'$cond': [claimed, CLAIMED, {'$cond': [waiting, WAITING,
-                                                     READY]}]},
-        'a': {'$cond': [claimed, '$c.e', {'$cond': [waiting, '$d', 0]}]},
-    }}]
-
-
-def give_back(since, now):
-    """The update of a document a claim gives back at ``since`` (a time,
-    or ``'$c.e'``: when its claim expired): due again ``c.b`` seconds
-    later if its claim set a retry backoff, then its state."""
-    wait = {'$ifNull': ['$c.b', 0]}
-    return [{'$set': {'d': {'$cond': [{'$gt': [wait, 0]},
-                                      {'$add': [since, wait]}, '$d']}}}
-            ] + state_update(now)
-
-
-def backoff_seconds(backoff, count):
-    """``c.b`` of a document claimed ``count`` times (an expression):
-    ``retry.seconds`` on the server."""
-    initial, factor, longest = retry.terms(backoff)
-    return {'$ceil': {'$min': [longest, {'$multiply': [
-        initial, {'$pow': [factor, {'$subtract': [count, 1]}]}]}]}}
-
-
-# A pending push at the due time (zaqar-delay's notifier stage).
-PENDING_PUSH = [{'$set': {'pa': '$d'}}]
+# Seconds after which a post that has not given its documents their
+# state is taken for dead (its request died between two writes): its
+# documents are deleted, and the post, if it was only slow, fails.
+POST_DEADLINE = 120
 
 
 def basic_message(doc, now):
@@ -62,6 +33,24 @@ def basic_message(doc, now):
     id's time, which pymongo takes from the wall clock of the host that
     posted it, and is never negative."""
     return delay.with_age(upstream.basic_message(doc, now))
+
+
+class _Posting:
+    """A message collection whose inserts write each document as being
+    posted (``s`` POSTING, ``a`` the time): what upstream's post inserts
+    is in no state a claim, list or stats reads until ``post`` is done."""
+
+    def __init__(self, collection, now):
+        self._collection, self._now = collection, now
+
+    def insert_many(self, documents, *args, **kwargs):
+        documents = list(documents)
+        for doc in documents:
+            doc.update(s=POSTING, a=self._now)
+        return self._collection.insert_many(documents, *args, **kwargs)
+
+    def __getattr__(self, name):
+        return getattr(self._collection, name)
 
 
 def _client_binary(client_uuid):
@@ -82,9 +71,11 @@ class DelayMessages:
     Field     Meaning                                          Index
     ========  ===============================================  ==========
     ``s``     state: 0 ready, 1 waiting (``d`` ahead),         ``p_q s k``
-              2 claimed (a live claim holds it)
+              2 claimed (a live claim holds it), 3 being
+              posted (inserted, not yet acknowledged)
     ``a``     when the state ends: ``d`` while waiting,        ``p_q s a``
-              the claim's expiry while claimed, 0 when ready
+              the claim's expiry while claimed, 0 when ready,
+              the post's start while being posted
     ``pa``    with zaqar-delay's notifier stage, a delayed     ``pa``
               message's pending push: its due time, then a
               dispatcher's lease expiry; removed once pushed
@@ -103,8 +94,10 @@ class DelayMessages:
     keys on MongoDB, whatever is waiting or claimed ahead. Waiting and
     claimed documents whose ``a`` passed are set ready first, at most
     ``[delay] promote_batch_size`` per state and call, found through the
-    ``p_q s a`` index. Documents without ``s`` (written by ``mongodb``,
-    or half-posted) are not claimed or listed until ``zaqar-delay-manage
+    ``p_q s a`` index; documents of a post that died between its insert
+    and its state update (being posted for ``POST_DEADLINE`` seconds)
+    are deleted there too. Documents without ``s`` (written by
+    ``mongodb``) are not claimed or listed until ``zaqar-delay-manage
     mongodb migrate`` sets it.
 
     On secantusdb, the wire-protocol server the tests use, a query reads
@@ -120,8 +113,21 @@ class DelayMessages:
         for name, fields in queries.INDEXES.items():
             collection.create_index(fields, name=name, background=True)
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # This thread's post in progress (``now``: when it started).
+        self._posting = threading.local()
+
+    def _collection(self, queue_name, project=None):
+        collection = super()._collection(queue_name, project)
+        posting = getattr(self._posting, 'now', None)
+        return collection if posting is None else _Posting(collection,
+                                                           posting)
+
     def _promote(self, collection, scope, now):
         batch = self.driver.delay_conf.promote_batch_size
+        collection.delete_many(
+            queries.abandoned(scope, now - POST_DEADLINE).filter)
         for state in (WAITING, CLAIMED):
             ended = queries.ended(scope, state, now)
             ids = [doc['_id'] for doc in queries.find(
@@ -130,7 +136,7 @@ class DelayMessages:
                 collection.update_many(
                     {'_id': {'$in': ids}, 's': state, 'a': {'$lte': now}},
                     {'$set': {'s': READY, 'a': 0}} if state == WAITING else
-                    give_back('$c.e', now))
+                    updates.give_back('$c.e', now))
 
     def _ready_view(self, queue_name, project):
         """Promote what ended; return (collection, scope, now)."""
@@ -203,7 +209,8 @@ class DelayMessages:
         collection.update_many(
             {'p_q': utils.scope_queue_name(queue_name, project),
              'c.id': cid, 's': CLAIMED},
-            [{'$set': {'c.id': None, 'c.e': now}}] + give_back(now, now))
+            [{'$set': {'c.id': None, 'c.e': now}}] +
+            updates.give_back(now, now))
 
     def first(self, queue_name, project=None, sort=1):
         docs = self._list(queue_name, project=project, sort=sort, echo=True,
@@ -220,11 +227,15 @@ class DelayMessages:
                                            queue_name, project, messages)
         for msg, delay_seconds in zip(messages, delays):
             msg['delay'] = delay_seconds
-        ids = super().post(queue_name, messages, client_uuid,
-                           project=project)
-        # Until this update a new document has no ``s``: it is invisible
-        # to claims and lists, never early. A delayed one to be pushed
-        # gets its state and its pending push in the same write.
+        self._posting.now = timeutils.utcnow_ts()
+        try:
+            ids = super().post(queue_name, messages, client_uuid,
+                               project=project)
+        finally:
+            self._posting.now = None
+        # Until this update a new document is POSTING: invisible to
+        # claims, lists and stats, never early. A delayed one to be
+        # pushed gets its state and its pending push in the same write.
         now = timeutils.utcnow_ts()
         collection = self._collection(queue_name, project)
         answers = self._deduplicate(collection, queue_name, project, ids,
@@ -236,10 +247,16 @@ class DelayMessages:
                 continue    # not stored: another message answers for it
             to_push = (delay_seconds or found) and self.driver.pushes
             (pushed if to_push else rest).append(utils.to_oid(mid))
-        for oids, update in ((pushed, state_update(now) + PENDING_PUSH),
-                             (rest, state_update(now))):
-            if oids:
-                collection.update_many({'_id': {'$in': oids}}, update)
+        stated = updates.state_update(now)
+        for oids, update in ((pushed, stated + updates.PENDING_PUSH),
+                             (rest, stated)):
+            if oids and collection.update_many(
+                    {'_id': {'$in': oids}, 's': POSTING},
+                    update).matched_count != len(oids):
+                # Too slow: promotion took the post for dead and deleted
+                # some of its documents. Not acknowledged; nothing stays.
+                collection.delete_many({'_id': {'$in': oids}})
+                raise errors.MessageConflict(queue_name, project)
         return answers
 
     def _deduplicate(self, collection, queue_name, project, ids, dedups,
@@ -258,8 +275,8 @@ class DelayMessages:
                 dropped.append(utils.to_oid(mid))
             answers.append(held or mid)
         if dropped:
-            collection.delete_many({'_id': {'$in': dropped}, 's': {
-                '$exists': False}})
+            collection.delete_many({'_id': {'$in': dropped},
+                                    's': POSTING})
         return answers
 
     # Reads and deletes by id. Upstream's hint the ``_id`` index, which

@@ -13,8 +13,8 @@ zaqar-server uses ``mongodb``.
 
 from oslo_utils import timeutils
 from zaqar_delay.storage import common
-from zaqar_delay.storage.mongodb import messages
 from zaqar_delay.storage.mongodb import queries
+from zaqar_delay.storage.mongodb import updates
 from zaqar_delay.storage.mongodb import upstream
 
 NAMES = tuple(queries.INDEXES)
@@ -51,11 +51,13 @@ def reindex(collection, batch=1000, dry_run=False):
         now = timeutils.utcnow_ts()
         states = [_state(doc, now) for doc in docs]
         if not dry_run:
-            # A document still in a two-phase post (``tx`` set) gets no
+            # A document still in a post (``tx`` set by upstream's
+            # two-phase post, or being posted by mongodb.delay's) gets no
             # state: only finished posts are claimable.
             collection.update_many({'_id': {'$in': [d['_id'] for d in docs]},
-                                    'tx': None},
-                                   messages.state_update(now))
+                                    'tx': None,
+                                    's': {'$ne': queries.POSTING}},
+                                   updates.state_update(now))
         yield common.Counts(states.count(queries.READY),
                             states.count(queries.WAITING),
                             states.count(queries.CLAIMED), 0)

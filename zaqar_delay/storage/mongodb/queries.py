@@ -15,12 +15,13 @@ without it secantusdb takes ``delay_ends`` and sorts.
 
 ``tx`` needs no filter: upstream's two-phase posts clear it before
 ``post`` returns, and only then does ``mongodb.delay`` give a document its
-state ``s``; a document without ``s`` is in no state's bounds.
+state ``s``; until then it is ``POSTING``, in no other state's bounds,
+and a document without ``s`` is in none.
 """
 
 import collections
 
-READY, WAITING, CLAIMED = 0, 1, 2
+READY, WAITING, CLAIMED, POSTING = 0, 1, 2, 3
 
 # Claims, pops and list pages: one state, in marker order.
 STATE_INDEX = [('p_q', 1), ('s', 1), ('k', 1)]
@@ -49,6 +50,14 @@ def ended(scope, state, now):
     """Waiting or claimed documents whose wait or claim has ended:
     promotion."""
     return Query({'p_q': scope, 's': state, 'a': {'$lte': now}}, None,
+                 'delay_ends')
+
+
+def abandoned(scope, before):
+    """Documents of posts that started at ``before`` or earlier and never
+    finished (the request died between its writes): promotion deletes
+    them."""
+    return Query({'p_q': scope, 's': POSTING, 'a': {'$lte': before}}, None,
                  'delay_ends')
 
 

@@ -3,8 +3,11 @@ failing: nothing acknowledged is lost, nothing stays hidden."""
 
 import datetime
 
+import fixtures
+
 from oslo_utils import timeutils
 from pymongo import errors as mongo_errors
+from zaqar.storage import errors
 from zaqar.storage.mongodb import utils
 
 from tests.common import behaviour
@@ -58,3 +61,38 @@ class MongoFaultTest(behaviour.Helpers, mongodb_store.DelayTestBase):
             doc['c']['e'], tz=datetime.timezone.utc).replace(tzinfo=None)
         # Mongo's TTL monitor removes the message at ``e``.
         self.assertGreaterEqual(doc['e'], claim_ends)
+
+    def documents(self):
+        collection = self.messages._collection(self.queue, PROJECT)
+        return collection.count_documents(
+            {'p_q': utils.scope_queue_name(self.queue, PROJECT)})
+
+    def test_a_post_cut_short_leaves_nothing_once_its_deadline_passed(self):
+        collection = self.messages._collection(self.queue, PROJECT)
+        # The post's state update is lost: its documents were inserted.
+        faults.Fault(self, collection, 'update_many',
+                     mongo_errors.AutoReconnect('lost'))
+        self.assertRaises(Exception, self.post, 0, 60)
+        self.assertEqual(2, self.documents())
+        self.assertEqual([], self.claim()[1])       # never acknowledged
+        self.assertEqual(0, self.stats_of(self.queue, PROJECT)['total'])
+        timeutils.advance_time_seconds(121)
+        self.assertEqual([], self.claim()[1])
+        self.assertEqual(0, self.documents())
+
+    def test_a_post_taken_for_dead_fails_and_leaves_nothing(self):
+        collection = self.messages._collection(self.queue, PROJECT)
+        update = collection.update_many
+        stalled = []
+
+        def stall_then_update(*args, **kwargs):
+            if not stalled:     # the post's state update, late
+                stalled.append(True)
+                timeutils.advance_time_seconds(121)
+                self.claim()    # promotion takes the post for dead
+            return update(*args, **kwargs)
+
+        self.useFixture(fixtures.MockPatchObject(
+            collection, 'update_many', stall_then_update))
+        self.assertRaises(errors.MessageConflict, self.post, 0)
+        self.assertEqual(0, self.documents())
