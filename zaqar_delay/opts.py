@@ -34,7 +34,17 @@ promote_batch_size = cfg.IntOpt(
          'after a burst of due messages; smaller ones keep each '
          'server-side script shorter.')
 
-ALL_OPTS = [ttl_shorter_than_delay, promote_batch_size]
+redis_server_clock = cfg.BoolOpt(
+    'redis_server_clock', default=False,
+    help='redis.delay only: take the time from the redis server '
+         '(TIME, one more round trip per request) instead of from the '
+         'zaqar-server host, for due times, claim expiries and push '
+         'due times. With the host\'s clock (the default, as Zaqar), '
+         'zaqar-server hosts whose clocks are s seconds apart can '
+         'deliver a message up to s seconds early; with the server\'s, '
+         'every host judges time alike.')
+
+ALL_OPTS = [ttl_shorter_than_delay, promote_batch_size, redis_server_clock]
 
 PUSH_GROUP = 'delay_push'
 

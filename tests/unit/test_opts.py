@@ -10,7 +10,8 @@ class OptsTest(testtools.TestCase):
     def test_entry_point_lists_every_option(self):
         manager = stevedore.DriverManager('oslo.config.opts', 'zaqar_delay')
         groups = dict(manager.driver())
-        self.assertEqual({'ttl_shorter_than_delay', 'promote_batch_size'},
+        self.assertEqual({'ttl_shorter_than_delay', 'promote_batch_size',
+                          'redis_server_clock'},
                          {o.name for o in groups['delay']})
         self.assertEqual(['max_message_delay'],
                          [o.name for o in groups['transport']])
@@ -22,6 +23,7 @@ class OptsTest(testtools.TestCase):
         conf([])
         self.assertEqual('reject', conf.delay.ttl_shorter_than_delay)
         self.assertEqual(100, conf.delay.promote_batch_size)
+        self.assertFalse(conf.delay.redis_server_clock)
         self.assertEqual(900, conf.transport.max_message_delay)
 
     def test_policy_choices(self):

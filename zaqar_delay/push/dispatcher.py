@@ -20,7 +20,6 @@ dispatcher sleeps until the next pending push is due, or
 
 import collections
 import threading
-import time
 
 from concurrent import futures
 from oslo_log import log as logging
@@ -81,14 +80,14 @@ def payload(message):
 class Dispatcher:
     """Pushes the due pushes of one delay data driver's store."""
 
-    def __init__(self, data_driver, queue_controller, conf, clock=time.time):
+    def __init__(self, data_driver, queue_controller, conf, clock=None):
         self.store = data_driver.push_store
         self.messages = data_driver.message_controller
         settings = conf['delay_push']
         self.batch_size = settings.batch_size
         self.lease = settings.lease
         self.poll_interval = settings.poll_interval
-        self.clock = clock
+        self.clock = clock or data_driver.clock
         self.pusher = Pusher(
             subscription_controller=data_driver.subscription_controller,
             queue_controller=queue_controller,

@@ -1,8 +1,10 @@
 """What every ``*.delay`` driver does the same way around its storage."""
 
 import collections
+import time
 
 from oslo_config import cfg
+from oslo_utils import timeutils
 from zaqar.common import decorators
 from zaqar.conf import transport
 from zaqar.storage import errors
@@ -37,6 +39,15 @@ class DelaySettings:
         self.max_delay = conf[transport.GROUP_NAME].max_message_delay
         self.pushes = push.enabled(conf) and self.push_class is not None
         super().__init__(conf, cache, control_driver)
+
+    def now(self):
+        """The time due times and claims are judged by, whole seconds:
+        Zaqar's clock (this host's) unless a driver takes its store's."""
+        return timeutils.utcnow_ts()
+
+    def clock(self):
+        """The same clock in fractional seconds, for push dispatchers."""
+        return time.time()
 
     @decorators.lazy_property(write=False)
     def push_store(self):

@@ -2,6 +2,7 @@
 the pool list changes."""
 
 import threading
+import time
 import types
 from unittest import mock
 
@@ -31,7 +32,8 @@ def _driver(conf, cache, control_driver):
     keeps = conf['drivers'].message_store == 'keeps'
     return types.SimpleNamespace(
         pushes=keeps, push_store=types.SimpleNamespace(take=None),
-        message_controller=None, subscription_controller=None)
+        message_controller=None, subscription_controller=None,
+        clock=time.time)
 
 
 class PoolDispatchersTest(testtools.TestCase):

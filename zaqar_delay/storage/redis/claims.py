@@ -1,6 +1,5 @@
 """Claim operations of the ``redis.delay`` driver."""
 
-from oslo_utils import timeutils
 from oslo_utils import uuidutils
 from zaqar import storage
 from zaqar.storage import errors
@@ -55,12 +54,12 @@ class ClaimController(upstream_claims.ClaimController):
 
     def _count_messages(self, queue, project):
         return self._client.zcount(keys.index(queue, project).claim_expiry,
-                                   '(%d' % timeutils.utcnow_ts(), '+inf')
+                                   '(%d' % self.driver.now(), '+inf')
 
     @utils.raises_conn_error
     def create(self, queue, metadata, project=None,
                limit=storage.DEFAULT_MESSAGES_PER_CLAIM):
-        now = timeutils.utcnow_ts()
+        now = self.driver.now()
         queue_meta = self._queue_ctrl.get(queue, project=project)
 
         claim_id = uuidutils.generate_uuid()
@@ -107,7 +106,7 @@ class ClaimController(upstream_claims.ClaimController):
             raise errors.ClaimDoesNotExist(claim_id, queue, project)
         renewed = self._lua['renew'](
             keys=self._keys(queue, project, claim_id),
-            args=self._terms(timeutils.utcnow_ts(), claim_id, metadata))
+            args=self._terms(self.driver.now(), claim_id, metadata))
         if not renewed:
             raise errors.ClaimDoesNotExist(claim_id, queue, project)
 
@@ -118,4 +117,4 @@ class ClaimController(upstream_claims.ClaimController):
             return
         self._lua['release'](
             keys=self._keys(queue, project, claim_id),
-            args=[timeutils.utcnow_ts(), claim_id])
+            args=[self.driver.now(), claim_id])

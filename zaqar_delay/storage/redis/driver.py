@@ -45,6 +45,21 @@ class DataDriver(common.DelaySettings, upstream_driver.DataDriver):
     def connection(self):
         return client(connection_uri(self.conf))
 
+    def now(self):
+        if self.delay_conf.redis_server_clock:
+            return int(self._server_time())
+        return super().now()
+
+    def clock(self):
+        if self.delay_conf.redis_server_clock:
+            return self._server_time()
+        return super().clock()
+
+    def _server_time(self):
+        """The redis server's time (``[delay] redis_server_clock``)."""
+        seconds, micros = self.connection.time()
+        return seconds + micros / 1e6
+
     @decorators.lazy_property(write=False)
     def scripts(self):
         return scripting.Scripts(self.connection)

@@ -2,7 +2,6 @@
 
 import uuid
 
-from oslo_utils import timeutils
 from oslo_utils import uuidutils
 from zaqar import storage
 from zaqar.storage import errors
@@ -73,7 +72,7 @@ class MessageController(upstream_messages.MessageController):
         self._lua = self.driver.scripts
 
     def _now(self):
-        return timeutils.utcnow_ts()
+        return self.driver.now()
 
     def _delete_queue_messages(self, queue, project, pipe):
         super()._delete_queue_messages(queue, project, pipe)

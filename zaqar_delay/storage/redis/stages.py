@@ -4,7 +4,6 @@ Zaqar loads it from the ``zaqar_delay.storage.redis.driver.queue.stages``
 entry point, named after the driver's module.
 """
 
-from oslo_utils import timeutils
 from zaqar.storage.redis import messages as upstream_messages
 from zaqar.storage.redis import utils
 
@@ -28,7 +27,7 @@ class MessageQueueHandler(upstream_messages.MessageQueueHandler):
         stats = super().stats(name, project)
         counts = stats['messages']
         due_key = keys.index(name, project).due
-        now = timeutils.utcnow_ts()
+        now = self.driver.now()
         with self._client.pipeline() as pipe:
             pipe.zcount(due_key, '(%d' % now, '+inf')
             pipe.zrangebyscore(due_key, '(%d' % now, '+inf', start=0, num=1,
