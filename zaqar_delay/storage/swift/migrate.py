@@ -3,7 +3,10 @@
 ``swift`` -> ``swift.delay``: every message object of every queue gets
 the index entries of its state, read from its content (``delay_expires``,
 ``claim_id``) and its claim object: a message held by a live claim gets
-that claim's lock. Listings are read a page at a time (no recursion).
+that claim's lock, taken as a claim takes one (``locks.take``), so that
+on a live store the lock of a newer claim, made since the message was
+read, is left to it. Listings are read a page at a time (no
+recursion).
 Run it after every zaqar-server uses ``swift.delay``; it is idempotent.
 Messages posted by ``swift`` keep their ids, which do not sort by posting
 time, so among them claims come in id order.
@@ -79,8 +82,8 @@ def reindex(client, queue, project, batch=1000, dry_run=False):
             due = msg.get('delay_expires', 0)
             if claim:
                 counts[2] += 1
-                if not dry_run:
-                    index.put(idx.LOCK, mid, claim, claim_id.encode())
+                if not dry_run and index.lock(mid, claim_id, claim,
+                                              timeutils.utcnow_ts()):
                     index.put(idx.CLAIMED, mid, expires)
                     index.put(idx.CLAIM_EXPIRY,
                               idx.timed(claim, expires, mid), expires)

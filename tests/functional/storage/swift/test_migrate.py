@@ -3,12 +3,15 @@
 import io
 import uuid
 
+import fixtures
+from oslo_serialization import jsonutils
 from oslo_utils import timeutils
 from zaqar.storage.swift import driver as upstream_driver
 
 from tests.fixtures import swift_store
 from zaqar_delay.cmd import manage
 from zaqar_delay.storage.swift import index as idx
+from zaqar_delay.storage.swift import migrate
 
 CLIENT = str(uuid.uuid4())
 
@@ -71,3 +74,31 @@ class MigrateTest(swift_store.DelayTestBase):
         found = self.upstream.message_controller.bulk_get(
             'q', ready, self.project)
         self.assertEqual(ready, [m['id'] for m in found])
+
+    def test_a_newer_claims_lock_is_left_to_it(self):
+        # The migration read the message as held by an old claim; since
+        # then a swift.delay claim has taken it.
+        (mid,) = self.post(self.driver, 0)
+        self.assertEqual([mid], self.claim(self.driver))
+        index = idx.Index(self.driver.connection, 'q', self.project)
+        newer = index.lock_of(mid)
+        client = self.driver.connection
+        get_object = client.get_object
+
+        def read_before_the_claim(container, name, *args, **kwargs):
+            headers, body = get_object(container, name, *args, **kwargs)
+            if container.startswith('zaqar_message:'):
+                body = jsonutils.dumps(dict(jsonutils.loads(body),
+                                            claim_id=str(uuid.uuid4())))
+            return headers, body
+
+        self.useFixture(fixtures.MockPatchObject(
+            client, 'get_object', read_before_the_claim))
+        self.useFixture(fixtures.MockPatchObject(
+            migrate, '_live_claim',
+            lambda *args: timeutils.utcnow_ts() + 30))
+        self.assertEqual(1, sum(c.claimed for c in migrate.reindex(
+            client, 'q', self.project)))
+        self.assertEqual(newer, index.lock_of(mid))
+        timeutils.advance_time_seconds(31)
+        self.assertEqual([], self.claim(self.driver))   # still held
