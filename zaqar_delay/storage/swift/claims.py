@@ -239,11 +239,31 @@ class ClaimController(upstream_claims.ClaimController):
                       idx.held_until(expires, new_expires, mid, wait),
                       new_expires)
             index.expire(idx.LOCK, mid, expires)
+            if not self._still_held(queue, project, index, mid, claim_id):
+                # Our claim ended before the POST and another took the
+                # message: its lock got our expiry, and has its own back.
+                index.delete(idx.CLAIM_EXPIRY, idx.held_until(
+                    expires, new_expires, mid, wait))
+                continue
             index.delete(idx.CLAIM_EXPIRY, idx.held_until(
                 held.expires, msg_expires, mid, wait))
         objects.expire(self._client, upstream.claim_container(queue, project),
                        claim_id, expires,
                        {'x-object-meta-ttl': str(metadata['ttl'])})
+
+    def _still_held(self, queue, project, index, mid, claim_id):
+        """After a lock's expiry was moved (a POST, which Swift cannot make
+        conditional): True if ``claim_id`` still holds it; else the
+        holder's lock is given its own claim's expiry back."""
+        held = index.lock_of(mid)
+        if held is None or held.holder == claim_id:
+            return held is not None
+        with responses.tolerating(responses.NOT_FOUND):
+            expires = int(self._client.head_object(
+                upstream.claim_container(queue, project),
+                held.holder)['x-delete-at'])
+            index.expire(idx.LOCK, mid, expires)
+        return False
 
     def delete(self, queue, claim_id, project=None):
         try:

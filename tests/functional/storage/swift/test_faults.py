@@ -133,3 +133,31 @@ class SwiftFaultTest(behaviour.Helpers, swift_store.DelayTestBase):
         index = idx.Index(self.driver.connection, self.queue, PROJECT)
         self.assertIsNone(index.lock_of(mid))
         self.assertEqual([], index.names(idx.READY))
+
+    def test_a_renewal_at_claim_expiry_leaves_the_next_claims_lock(self):
+        # Claim A ends while it is being renewed: claim B takes the
+        # message between A's read of the lock and A's POST of its expiry.
+        (mid,) = self.post(0)
+        a, _ = self.claim(ttl=30)
+        expire = idx.Index.expire
+        b = []
+
+        def b_claims_then_expire(index, kind, *args, **kwargs):
+            if kind == idx.LOCK and not b:
+                timeutils.advance_time_seconds(31)
+                b.append(self.claim(ttl=600))
+            return expire(index, kind, *args, **kwargs)
+
+        self.useFixture(fixtures.MonkeyPatch(
+            'zaqar_delay.storage.swift.index.Index.expire',
+            b_claims_then_expire))
+        self.claims.update(self.queue, a, {'ttl': 60, 'grace': 0},
+                           project=PROJECT)
+        (b_id, b_ids), = b
+        self.assertEqual([mid], b_ids)
+        index = idx.Index(self.driver.connection, self.queue, PROJECT)
+        held = index.lock_of(mid)
+        self.assertEqual(b_id, held.holder)
+        self.assertEqual(timeutils.utcnow_ts() + 600, held.expires)
+        timeutils.advance_time_seconds(61)      # A's renewal would end
+        self.assertEqual([], self.claim()[1])   # B's claim is live
