@@ -33,7 +33,7 @@ class NoJava(RuntimeError):
     """Raised when no Java runtime is found."""
 
 
-def _cache_dir():
+def cache_dir():
     base = os.environ.get('XDG_CACHE_HOME') or os.path.join(
         os.path.expanduser('~'), '.cache')
     return os.path.join(base, 'zaqar-delay')
@@ -51,7 +51,7 @@ def _wrapped(runtime, version):
     if _has_module(java, 'jdk.incubator.vector'):
         return runtime
     digest = hashlib.sha256(runtime.encode()).hexdigest()[:12]
-    home = os.path.join(_cache_dir(), 'java-%s-%s' % (version, digest))
+    home = os.path.join(cache_dir(), 'java-%s-%s' % (version, digest))
     wrapper = os.path.join(home, 'bin', 'java')
     text = WRAPPER.format(java=java, option=VECTOR_MODULE)
     current = None

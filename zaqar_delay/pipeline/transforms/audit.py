@@ -33,12 +33,20 @@ def prepare(snapshot):
                                            claimed - due_at)))
 
 
-def queues(prepared, now):
-    """Per project and queue: counts by state, never deliverable and
-    early claims, and lateness percentiles (seconds). Unordered."""
+def _lateness_bin(late):
+    """The index into ``LATENESS_EDGES`` of a lateness column."""
+    return functools.reduce(operator.add, [
+        (late >= F.lit(edge)).cast('int') for edge in LATENESS_EDGES[1:]])
+
+
+def queue_stats(prepared, now):
+    """Per project and queue, in one aggregation: the ``queues`` columns
+    and ``lateness_bins``, timed claims per lateness bin (an array over
+    ``LATENESS_EDGES``). Unordered."""
     waiting = F.col('due_at') > F.lit(now)
     claimed = F.col('claimed_at').isNotNull()
     late = F.percentile_approx('lateness', list(PERCENTILES), 1000)
+    in_bin = _lateness_bin(F.col('lateness'))
     stats = prepared.groupBy('project', 'queue').agg(
         F.count(F.lit(1)).alias('messages'),
         F.sum((waiting & ~claimed).cast('long')).alias('delayed'),
@@ -48,11 +56,28 @@ def queues(prepared, now):
         F.sum(F.col('early').cast('long')).alias('early_claims'),
         F.count('lateness').alias('claims_timed'),
         late.alias('_late'),
-        F.min(F.when(waiting, F.col('due_at'))).alias('next_due'))
+        F.min(F.when(waiting, F.col('due_at'))).alias('next_due'),
+        F.array(*[F.count(F.when(in_bin == i, 1))
+                  for i in range(len(LATENESS_EDGES))])
+        .alias('lateness_bins'))
     for i, p in enumerate(PERCENTILES):
         stats = stats.withColumn('lateness_p%d' % round(p * 100),
                                  F.col('_late')[i])
     return stats.drop('_late')
+
+
+def queues(prepared, now):
+    """Per project and queue: counts by state, never deliverable and
+    early claims, and lateness percentiles (seconds). Unordered."""
+    return queue_stats(prepared, now).drop('lateness_bins')
+
+
+def lateness_of(stats):
+    """The lateness histogram (``lateness_histogram``'s rows) out of
+    ``queue_stats``."""
+    return (stats.select('project', 'queue', F.posexplode('lateness_bins')
+                         .alias('bin', 'claims'))
+            .filter(F.col('claims') > 0))
 
 
 def forecast(prepared, now, hours):
@@ -75,11 +100,14 @@ def lateness_histogram(prepared):
     """Timed claims per project, queue and lateness bin (an index into
     ``LATENESS_EDGES``): ``project queue bin claims``. Unordered."""
     late = F.col('lateness')
-    index = functools.reduce(operator.add, [
-        (late >= F.lit(edge)).cast('int') for edge in LATENESS_EDGES[1:]])
     return (prepared.filter(late.isNotNull())
-            .groupBy('project', 'queue', index.alias('bin'))
+            .groupBy('project', 'queue', _lateness_bin(late).alias('bin'))
             .agg(F.count(F.lit(1)).alias('claims')))
+
+
+def exceptions(prepared):
+    """The messages ``never_deliverable`` or ``early_claims`` name."""
+    return prepared.filter('never_deliverable or early')
 
 
 def never_deliverable(prepared):

@@ -55,3 +55,18 @@ class AuditTransformsTest(base.SparkTestCase):
         self.assertEqual([('p1', 'q1', 5, 1), ('p1', 'q1', 6, 1)], rows)
         self.assertEqual(10, transform.LATENESS_EDGES[5])
         self.assertEqual(30, transform.LATENESS_EDGES[6])
+
+    def test_one_aggregation_gives_the_queues_and_the_histogram(self):
+        stats = transform.queue_stats(self.prepared, NOW)
+        self.assertEqual(
+            sorted(tuple(r) for r in transform.lateness_histogram(
+                self.prepared).collect()),
+            sorted(tuple(r) for r in transform.lateness_of(stats)
+                   .collect()))
+        self.assertEqual(
+            sorted(tuple(r) for r in transform.queues(self.prepared, NOW)
+                   .collect()),
+            sorted(tuple(r) for r in stats.drop('lateness_bins')
+                   .collect()))
+        self.assertEqual(['early', 'never'], sorted(
+            r['id'] for r in transform.exceptions(self.prepared).collect()))
