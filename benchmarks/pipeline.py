@@ -76,9 +76,8 @@ def synthesize(spark, rows, path, fmt):
     (writer.parquet if fmt == 'parquet' else writer.json)(path)
 
 
-def peak_rss(pid):
-    """Resident kB of a process and all its descendants."""
-    total = 0
+def _tree(pid):
+    """A process and all its descendants."""
     children = {}
     for entry in os.listdir('/proc'):
         if not entry.isdigit():
@@ -89,10 +88,18 @@ def peak_rss(pid):
             children.setdefault(int(fields[1]), []).append(int(entry))
         except OSError:
             continue
-    todo = [pid]
+    found, todo = [], [pid]
     while todo:
         p = todo.pop()
+        found.append(p)
         todo.extend(children.get(p, []))
+    return found
+
+
+def peak_rss(pid):
+    """Resident kB of a process and all its descendants."""
+    total = 0
+    for p in _tree(pid):
         try:
             with open('/proc/%d/status' % p) as f:
                 for line in f:
@@ -103,16 +110,32 @@ def peak_rss(pid):
     return total
 
 
+def cpu_seconds(pid):
+    """CPU seconds (user and system) of a process and its descendants,
+    those that ended and were waited for included."""
+    total = 0
+    for p in _tree(pid):
+        try:
+            with open('/proc/%d/stat' % p) as f:
+                fields = f.read().rsplit(')', 1)[1].split()
+            total += sum(int(v) for v in fields[11:15])
+        except OSError:
+            pass
+    return total / os.sysconf('SC_CLK_TCK')
+
+
 def run_measured(argv):
-    """Run a command; (seconds, peak MB of its process tree, stdout)."""
+    """Run a command; (seconds, peak MB of its process tree, stdout,
+    CPU seconds of its tree as last seen)."""
     start = time.monotonic()
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
-    peak = [0]
+    peak, cpu = [0], [0.0]
 
     def poll():
         while proc.poll() is None:
             peak[0] = max(peak[0], peak_rss(proc.pid))
+            cpu[0] = max(cpu[0], cpu_seconds(proc.pid))
             time.sleep(0.1)
     watcher = threading.Thread(target=poll)
     watcher.start()
@@ -121,7 +144,7 @@ def run_measured(argv):
     watcher.join()
     if proc.returncode:
         raise RuntimeError('%s failed:\n%s' % (argv[0], err[-3000:]))
-    return elapsed, peak[0] / 1024.0, out
+    return elapsed, peak[0] / 1024.0, out, cpu[0]
 
 
 def bench_audit(sizes, json_max, master, work, repeats):
@@ -172,18 +195,26 @@ def bench_schedule(count, work, wsgi_workers, in_flight, partitions):
         with open(path, 'w') as f:
             for row in rows:
                 f.write(json.dumps(row) + '\n')
-        seconds, _, out = run_measured([
+
+        def server_cpu():
+            return sum(cpu_seconds(p.pid) for p in stack.processes)
+        job_server = server_cpu()
+        seconds, _, out, job_cpu = run_measured([
             _command('zaqar-delay-schedule'), path, '--url', stack.url,
             '--project', 'bench', '--in-flight', str(in_flight),
         ] + (['--partitions', str(partitions)] if partitions else []) + [
             '--rejects', os.path.join(work, 'rejects')])
+        job_server = server_cpu() - job_server
         posting = float(out.split(' messages/s')[0].rsplit('(', 1)[1])
         queue = cli.queue('loop', force_create=True)
+        loop_server, loop_client = server_cpu(), sum(os.times()[:2])
         start = time.monotonic()
         for i in range(0, count, 20):
             queue.post([dict(body=r['body'], ttl=r['ttl'], delay=r['delay'])
                         for r in rows[i:i + 20]])
         loop = count / (time.monotonic() - start)
+        loop_server = server_cpu() - loop_server
+        loop_client = sum(os.times()[:2]) - loop_client
         stats = (cli.queue('spark').stats['messages']['total'],
                  queue.stats['messages']['total'])
     finally:
@@ -198,6 +229,10 @@ def bench_schedule(count, work, wsgi_workers, in_flight, partitions):
     print('%-36s %10.1f' % ('python-zaqarclient loop', loop))
     print('ratio (posting / loop): %.2f; messages stored: %d and %d'
           % ((posting / loop,) + stats))
+    print('CPU microseconds per message: job %.0f (server %.0f), loop '
+          '%.0f (server %.0f)' % tuple(
+              seconds_ / count * 1e6 for seconds_ in (
+                  job_cpu, job_server, loop_client, loop_server)))
 
 
 def main(argv=None):
