@@ -356,15 +356,11 @@ class DelayMessages:
                     raise errors.ClaimDoesNotExist(cid, queue_name, project)
         collection.delete_many(query)
 
-    @utils.raises_conn_error
-    @utils.retries_on_autoreconnect
     def pop(self, queue_name, limit, project=None):
-        collection, scope, now = self._ready_view(queue_name, project)
-        ready = queries.in_state(scope, READY)
-        popped = (collection.find_one_and_delete(ready.filter,
-                                                 sort=ready.sort)
-                  for _ in range(limit))
-        return [basic_message(msg, now) for msg in popped if msg]
+        # As a claim, then a delete as that claim: deleting one by one
+        # and retrying the whole pop when a request failed dropped the
+        # messages the first try had deleted (the fault matrix's pop).
+        return common.pop(self, queue_name, limit, project)
 
 
 class MessageController(DelayMessages,

@@ -1,0 +1,266 @@
+"""The fault matrix: every multi-request operation, with request k of it
+failing (before it is applied, or after: a lost reply), for each k.
+
+A backend's test class names the methods that make its store requests
+(``fault_target()``, ``FAULT_METHODS``) and the error a failed request
+raises (``fault_error()``). Each test runs one operation once to count
+its requests (n), then, on a fresh queue each time, with request k
+failing for k in 1..n (``ZAQAR_DELAY_FAULT_MATRIX=full``, ``tox -e
+faults``) or in a sample of them (first, middle, last: the default, to
+keep within the test time budget), and checks the promises of
+``doc/source/failures.rst`` (``ZAQAR_DELAY_FAULT_MATRIX_REPORT``, a file,
+gets a line per operation: its requests and the cases checked):
+
+* right after the operation, no message that a live claim holds (one
+  the operation set up, or the one it acknowledged) is given to another
+  claim;
+* once every claim and hold has ended, each message that was posted and
+  not deleted is claimable, exactly once: nothing acknowledged is lost,
+  nothing stays hidden (a message not claimable is gone), nothing is
+  there twice; an acknowledged delete or pop never gives its messages
+  back.
+"""
+
+import os
+import threading
+import uuid
+
+from oslo_utils import timeutils
+from zaqar.storage import errors
+
+from tests.common import behaviour
+
+PROJECT = behaviour.PROJECT
+# Past every claim the operations make (30 s, renewed to 60), a delete's
+# hold (60 s) and a mongodb post's deadline (120 s).
+HEALED = 700
+
+
+class Requests:
+    """Counts the calls of ``methods`` of ``target`` (threads included)
+    and makes the ``fail_at``-th fail."""
+
+    def __init__(self, test, target, methods, error):
+        self.calls, self.fail_at, self.applied = 0, None, False
+        self.error = error
+        self._lock = threading.Lock()
+        for name in methods:
+            original = getattr(target, name)
+            test.addCleanup(setattr, target, name, original)
+            setattr(target, name, self._wrap(original))
+
+    def _wrap(self, original):
+        def call(*args, **kwargs):
+            with self._lock:
+                self.calls += 1
+                failing = self.calls == self.fail_at
+            if not failing:
+                return original(*args, **kwargs)
+            if self.applied:
+                original(*args, **kwargs)
+            raise self.error
+        return call
+
+    def arm(self, fail_at=None, applied=False):
+        with self._lock:
+            self.calls, self.fail_at, self.applied = 0, fail_at, applied
+
+
+class Case:
+    """One operation on a fresh queue: set up, run, what it acknowledged."""
+
+    def __init__(self, test):
+        self.test = test
+        self.queue = 'f-' + uuid.uuid4().hex[:8]
+        test.queues.create(self.queue, project=PROJECT)
+        self.ids = []           # posted (set-up and acknowledged posts)
+        self.held = set()       # held by a live claim once it has run
+        self.gone = set()       # deleted by an acknowledged operation
+        self.acked = False
+
+    def post(self, *delays):
+        ids = self.test.post(*delays, queue=self.queue)
+        self.ids.extend(ids)
+        return ids
+
+    def claim(self, limit=10, ttl=30):
+        return self.test.claim(limit=limit, ttl=ttl, queue=self.queue)
+
+
+class FaultMatrix(behaviour.Helpers):
+    """The matrix; mixed into a backend's storage test base."""
+
+    FAULT_METHODS = ()
+
+    def fault_target(self):
+        raise NotImplementedError
+
+    def fault_error(self):
+        raise NotImplementedError
+
+    def setUp(self):
+        super().setUp()
+        self.requests = Requests(self, self.fault_target(),
+                                 self.FAULT_METHODS, self.fault_error())
+
+    # The operations: (set up a Case, then run the operation on it).
+
+    def op_post(self, case):
+        def run():
+            case.post(0, 30)
+        return run
+
+    def op_claim(self, case):
+        case.post(0, 0, 0)
+
+        def run():
+            _, ids = case.claim(limit=3)
+            case.held.update(ids)
+        return run
+
+    def op_renew(self, case):
+        case.post(0)
+        claim_id, ids = case.claim()
+        case.held.update(ids)       # held by the old claim or renewed
+        return lambda: self.claims.update(
+            case.queue, claim_id, {'ttl': 60, 'grace': 0}, project=PROJECT)
+
+    def op_release(self, case):
+        case.post(0)
+        claim_id, ids = case.claim()
+        return lambda: self.claims.delete(case.queue, claim_id,
+                                          project=PROJECT)
+
+    def op_delete_claimed(self, case):
+        (mid,) = case.post(0)
+        claim_id, _ = case.claim()
+
+        def run():
+            self.messages.delete(case.queue, mid, project=PROJECT,
+                                 claim=claim_id)
+            case.gone.add(mid)
+        return run
+
+    def op_delete(self, case):
+        (mid,) = case.post(0)
+
+        def run():
+            self.messages.delete(case.queue, mid, project=PROJECT)
+            case.gone.add(mid)
+        return run
+
+    def op_bulk_delete(self, case):
+        ids = case.post(0, 0)
+
+        def run():
+            self.messages.bulk_delete(case.queue, ids, project=PROJECT)
+            case.gone.update(ids)
+        return run
+
+    def op_pop(self, case):
+        case.post(0, 0)
+
+        def run():
+            popped = self.messages.pop(case.queue, 2, project=PROJECT)
+            case.gone.update(msg['id'] for msg in popped)
+        return run
+
+    def op_promotion(self, case):
+        case.post(10)
+        timeutils.advance_time_seconds(11)
+        return lambda: case.held.update(case.claim(limit=1, ttl=30)[1])
+
+    # The matrix.
+
+    def count(self, operation):
+        case = Case(self)
+        run = operation(case)
+        self.requests.arm()
+        run()
+        return self.requests.calls
+
+    def points(self, n):
+        if os.environ.get('ZAQAR_DELAY_FAULT_MATRIX') == 'full':
+            return range(1, n + 1)
+        return sorted({1, (n + 1) // 2, n})
+
+    def check(self, operation):
+        n = self.count(operation)
+        self.assertGreater(n, 0)
+        points = self.points(n)
+        for k in points:
+            for applied in (False, True):
+                self.check_one(operation, k, applied)
+        report = os.environ.get('ZAQAR_DELAY_FAULT_MATRIX_REPORT')
+        if report:      # a line per operation: requests, cases checked
+            with open(report, 'a') as f:
+                f.write('%s %s requests=%d cases=%d\n' % (
+                    type(self).__name__, operation.__name__[3:], n,
+                    2 * len(points)))
+        return n
+
+    def check_one(self, operation, k, applied):
+        what = '%s, request %d failing %s' % (
+            operation.__name__, k, 'after' if applied else 'before')
+        case = Case(self)
+        run = operation(case)
+        self.requests.arm(k, applied)
+        try:
+            run()
+            case.acked = True
+        except Exception:
+            pass
+        self.requests.arm()
+        # No message a live claim holds goes to another claim.
+        other, ids = case.claim(limit=20, ttl=600)
+        self.assertEqual(set(), case.held & set(ids), what)
+        if other:
+            self.claims.delete(case.queue, other, project=PROJECT)
+        # Once every claim and hold has ended: each message once.
+        timeutils.advance_time_seconds(HEALED)
+        found = []
+        while True:
+            _, ids = case.claim(limit=20, ttl=600)
+            if not ids:
+                break
+            found.extend(ids)
+        self.assertEqual(len(found), len(set(found)), what)
+        expected = set(case.ids) - case.gone
+        if case.acked or operation.__name__ not in (
+                'op_delete', 'op_delete_claimed', 'op_bulk_delete',
+                'op_pop'):
+            # Nothing acknowledged lost, nothing hidden.
+            self.assertEqual(expected, set(found) & expected, what)
+        self.assertEqual(set(), set(found) & case.gone, what)
+        for mid in expected - set(found):   # deleted, not hidden
+            self.assertRaises(errors.MessageDoesNotExist, self.messages.get,
+                              case.queue, mid, project=PROJECT)
+        if operation.__name__ != 'op_post' or case.acked:
+            self.assertEqual(set(), set(found) - set(case.ids), what)
+
+    def test_post(self):
+        self.check(self.op_post)
+
+    def test_claim(self):
+        self.check(self.op_claim)
+
+    def test_renew(self):
+        self.check(self.op_renew)
+
+    def test_release(self):
+        self.check(self.op_release)
+
+    def test_delete_with_a_claim(self):
+        self.check(self.op_delete_claimed)
+
+    def test_delete_without_a_claim(self):
+        self.check(self.op_delete)
+
+    def test_bulk_delete(self):
+        self.check(self.op_bulk_delete)
+
+    def test_pop(self):
+        self.check(self.op_pop)
+
+    def test_promotion(self):
+        self.check(self.op_promotion)

@@ -1,0 +1,20 @@
+"""The fault matrix (``tests/common/fault_matrix.py``) on ``swift.delay``:
+each Swift request of an operation fails in turn."""
+
+import swiftclient
+
+from tests.common import fault_matrix
+from tests.fixtures import swift_store
+
+
+class SwiftFaultMatrixTest(fault_matrix.FaultMatrix,
+                           swift_store.DelayTestBase):
+
+    FAULT_METHODS = ('get_object', 'head_object', 'put_object',
+                     'post_object', 'delete_object', 'get_container')
+
+    def fault_target(self):
+        return self.driver.connection
+
+    def fault_error(self):
+        return swiftclient.ClientException('injected', http_status=503)
