@@ -86,6 +86,24 @@ def store_options(backend, keystone):
     return {}
 
 
+def _keystone_failed(output):
+    """Whether every failure of a run is Keystone's 5xx in a class's
+    credential set-up."""
+    failures = re.findall(r'^\{\d+\} (\S+) .*\.\.\. FAILED$', output,
+                          re.MULTILINE)
+    return bool(failures) and all(f == 'setUpClass' for f in failures) \
+        and 'IdentityError' in output and \
+        re.search(r'Unexpected status code 5\d\d', output) is not None
+
+
+def _keystone_errors(keystone):
+    try:
+        with open(os.path.join(keystone.dir, 'keystone.log')) as f:
+            return ''.join(line for line in f if ' ERROR ' in line)[-4000:]
+    except OSError:
+        return '(no keystone.log)'
+
+
 def tempest(keystone, regex, concurrency):
     """Run tempest in a new workspace: (passed, failed, skipped, failing
     test ids)."""
@@ -103,10 +121,20 @@ def tempest(keystone, regex, concurrency):
             dir=workspace, admin=openstack.ADMIN,
             password=openstack.PASSWORD, keystone=keystone.keystone,
             region=openstack.REGION, max_delay=MAX_DELAY))
-    proc = subprocess.run(
-        [_bin('tempest'), 'run', '--regex', regex, '--exclude-regex',
-         EXCLUDE, '--concurrency', str(concurrency)], cwd=workspace,
-        capture_output=True, text=True, env=env)
+    argv = [_bin('tempest'), 'run', '--regex', regex, '--exclude-regex',
+            EXCLUDE, '--concurrency', str(concurrency)]
+    proc = subprocess.run(argv, cwd=workspace, capture_output=True,
+                          text=True, env=env)
+    if _keystone_failed(proc.stdout):
+        # Keystone (sqlite, one process) answered a 5xx while tempest
+        # made a test class's credentials (seen once in CI): that is the
+        # test bed's, not the plugin's. Show Keystone's errors, run again
+        # once; the second run's results are the ones counted.
+        sys.stdout.write('Keystone failed while tempest made credentials; '
+                         'its errors:\n%s\nrunning tempest again\n'
+                         % _keystone_errors(keystone))
+        proc = subprocess.run(argv, cwd=workspace, capture_output=True,
+                              text=True, env=env)
     counts = {}
     for name in ('Passed', 'Failed', 'Skipped'):
         found = re.findall(r'- %s: (\d+)' % name, proc.stdout)
