@@ -77,6 +77,8 @@ class Case:
         self.held = set()       # held by a live claim once it has run
         self.gone = set()       # deleted by an acknowledged operation
         self.acked = False
+        self.dlq = None         # a dead-letter queue to look into too
+        self.recover = None     # what an operator reruns after a failure
 
     def post(self, *delays):
         ids = self.test.post(*delays, queue=self.queue)
@@ -96,6 +98,18 @@ class FaultMatrix(behaviour.Helpers):
         raise NotImplementedError
 
     def fault_error(self):
+        raise NotImplementedError
+
+    def upstream_driver(self):
+        """Upstream's data driver on the same store."""
+        raise NotImplementedError
+
+    def dead_letter_queue(self, queue):
+        """A name for ``queue``'s dead-letter queue."""
+        return queue + '-dlq'
+
+    def migrate(self, queue):
+        """Index ``queue`` for the delay driver (``manage migrate``)."""
         raise NotImplementedError
 
     def setUp(self):
@@ -170,6 +184,34 @@ class FaultMatrix(behaviour.Helpers):
         timeutils.advance_time_seconds(11)
         return lambda: case.held.update(case.claim(limit=1, ttl=30)[1])
 
+    def op_dead_letter(self, case):
+        case.dlq = self.dead_letter_queue(case.queue)
+        self.queues.create(case.dlq, project=PROJECT)
+        self.queues.set_metadata(case.queue, {
+            '_max_claim_count': 1, '_dead_letter_queue': case.dlq},
+            project=PROJECT)
+        case.post(0, 0)
+        case.claim(ttl=30)
+        timeutils.advance_time_seconds(31)
+        # Claimed a second time: both move to the dead-letter queue.
+        return lambda: case.held.update(case.claim(ttl=30)[1])
+
+    def op_migrate(self, case):
+        # Upstream swift's claims end by Swift's clock (x-delete-after):
+        # back to the real time, which earlier cases left behind.
+        timeutils.set_time_override()
+        upstream = self.upstream_driver()
+        post = upstream.message_controller.post
+        for delay in (0, 0, 30):
+            case.ids.extend(post(case.queue, [{
+                'ttl': 3600, 'body': delay, 'delay': delay}],
+                behaviour.CLIENT, PROJECT))
+        _, claimed = upstream.claim_controller.create(
+            case.queue, {'ttl': 30, 'grace': 0}, PROJECT, limit=1)
+        case.held.update(msg['id'] for msg in claimed)
+        case.recover = lambda: self.migrate(case.queue)
+        return case.recover
+
     # The matrix.
 
     def count(self, operation):
@@ -211,6 +253,8 @@ class FaultMatrix(behaviour.Helpers):
         except Exception:
             pass
         self.requests.arm()
+        if case.recover and not case.acked:
+            case.recover()
         # No message a live claim holds goes to another claim.
         other, ids = case.claim(limit=20, ttl=600)
         self.assertEqual(set(), case.held & set(ids), what)
@@ -219,11 +263,12 @@ class FaultMatrix(behaviour.Helpers):
         # Once every claim and hold has ended: each message once.
         timeutils.advance_time_seconds(HEALED)
         found = []
-        while True:
-            _, ids = case.claim(limit=20, ttl=600)
-            if not ids:
-                break
-            found.extend(ids)
+        for queue in filter(None, (case.queue, case.dlq)):
+            while True:
+                _, ids = self.claim(limit=20, ttl=600, queue=queue)
+                if not ids:
+                    break
+                found.extend(ids)
         self.assertEqual(len(found), len(set(found)), what)
         expected = set(case.ids) - case.gone
         if case.acked or operation.__name__ not in (
@@ -264,3 +309,9 @@ class FaultMatrix(behaviour.Helpers):
 
     def test_promotion(self):
         self.check(self.op_promotion)
+
+    def test_dead_letter_move(self):
+        self.check(self.op_dead_letter)
+
+    def test_migrate(self):
+        self.check(self.op_migrate)

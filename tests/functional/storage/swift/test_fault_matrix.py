@@ -2,9 +2,11 @@
 each Swift request of an operation fails in turn."""
 
 import swiftclient
+from zaqar.storage.swift import driver as upstream_driver
 
 from tests.common import fault_matrix
 from tests.fixtures import swift_store
+from zaqar_delay.storage.swift import migrate
 
 
 class SwiftFaultMatrixTest(fault_matrix.FaultMatrix,
@@ -18,3 +20,12 @@ class SwiftFaultMatrixTest(fault_matrix.FaultMatrix,
 
     def fault_error(self):
         return swiftclient.ClientException('injected', http_status=503)
+
+    def upstream_driver(self):
+        return upstream_driver.DataDriver(self.conf, self.control.cache,
+                                          self.control)
+
+    def migrate(self, queue):
+        for _ in migrate.reindex(self.driver.connection, queue,
+                                 fault_matrix.PROJECT, batch=2):
+            pass
