@@ -1,5 +1,7 @@
 """The fault matrix: every multi-request operation, with request k of it
-failing (before it is applied, or after: a lost reply), for each k.
+failing (before it is applied, or after: a lost reply), or with the
+process dying before request k (or after the last request, before its
+reply: no retry, no later request), for each k.
 
 A backend's test class names the methods that make its store requests
 (``fault_target()``, ``FAULT_METHODS``) and the error a failed request
@@ -36,12 +38,20 @@ PROJECT = behaviour.PROJECT
 HEALED = 700
 
 
+class Died(BaseException):
+    """The zaqar-server died at this request: nothing catches it, no
+    retry runs, and no later request of the operation is made."""
+
+
 class Requests:
     """Counts the calls of ``methods`` of ``target`` (threads included)
-    and makes the ``fail_at``-th fail."""
+    and makes the ``fail_at``-th fail: with the store's error (which the
+    driver may retry), or as a death (``Died``, and every later request
+    too)."""
 
     def __init__(self, test, target, methods, error):
         self.calls, self.fail_at, self.applied = 0, None, False
+        self.dies = False
         self.error = error
         self._lock = threading.Lock()
         for name in methods:
@@ -54,16 +64,21 @@ class Requests:
             with self._lock:
                 self.calls += 1
                 failing = self.calls == self.fail_at
+                dead = (self.dies and self.fail_at is not None and
+                        self.calls > self.fail_at)
+            if dead:
+                raise Died()
             if not failing:
                 return original(*args, **kwargs)
             if self.applied:
                 original(*args, **kwargs)
-            raise self.error
+            raise Died() if self.dies else self.error
         return call
 
-    def arm(self, fail_at=None, applied=False):
+    def arm(self, fail_at=None, applied=False, dies=False):
         with self._lock:
             self.calls, self.fail_at, self.applied = 0, fail_at, applied
+            self.dies = dies
 
 
 class Case:
@@ -229,28 +244,34 @@ class FaultMatrix(behaviour.Helpers):
     def check(self, operation):
         n = self.count(operation)
         self.assertGreater(n, 0)
-        points = self.points(n)
-        for k in points:
-            for applied in (False, True):
-                self.check_one(operation, k, applied)
+        # Request k fails with the store's error before it is applied or
+        # after (a lost reply); the process dies before request k, or
+        # after the last one (before it replies).
+        cases = [(k, applied, False) for k in self.points(n)
+                 for applied in (False, True)]
+        cases += [(k, False, True) for k in self.points(n)]
+        cases.append((n, True, True))
+        for k, applied, dies in cases:
+            self.check_one(operation, k, applied, dies)
         report = os.environ.get('ZAQAR_DELAY_FAULT_MATRIX_REPORT')
         if report:      # a line per operation: requests, cases checked
             with open(report, 'a') as f:
                 f.write('%s %s requests=%d cases=%d\n' % (
                     type(self).__name__, operation.__name__[3:], n,
-                    2 * len(points)))
+                    len(cases)))
         return n
 
-    def check_one(self, operation, k, applied):
-        what = '%s, request %d failing %s' % (
-            operation.__name__, k, 'after' if applied else 'before')
+    def check_one(self, operation, k, applied, dies=False):
+        what = '%s, %s %s request %d' % (
+            operation.__name__, 'dying' if dies else 'failing',
+            'after' if applied else 'before', k)
         case = Case(self)
         run = operation(case)
-        self.requests.arm(k, applied)
+        self.requests.arm(k, applied, dies)
         try:
             run()
             case.acked = True
-        except Exception:
+        except (Exception, Died):
             pass
         self.requests.arm()
         if case.recover and not case.acked:
