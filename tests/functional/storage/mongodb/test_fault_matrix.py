@@ -4,7 +4,6 @@
 from pymongo import collection
 from pymongo import errors as mongo_errors
 from zaqar.storage.mongodb import driver as upstream_driver
-from zaqar.storage.mongodb import utils
 
 from tests.common import fault_matrix
 from tests.fixtures import mongodb_store
@@ -30,16 +29,8 @@ class MongoFaultMatrixTest(fault_matrix.FaultMatrix,
                                           self.control)
 
     def dead_letter_queue(self, queue):
-        # In the other collection: the move is then a copy and a delete
-        # (in the same one, it is one update).
-        partitions = self.driver.mongodb_conf.partitions
-        for n in range(100):
-            name = '%s-dlq%d' % (queue, n)
-            if (utils.get_partition(partitions, name, fault_matrix.PROJECT)
-                    != utils.get_partition(partitions, queue,
-                                           fault_matrix.PROJECT)):
-                return name
-        self.skipTest('one partition: the dead letter move is one update')
+        return mongodb_store.other_partition(self, queue,
+                                             fault_matrix.PROJECT)
 
     def migrate(self, queue):
         coll = self.driver.message_controller._collection(

@@ -19,17 +19,8 @@ PROJECT = behaviour.PROJECT
 
 class MongoFaultTest(behaviour.Helpers, mongodb_store.DelayTestBase):
 
-    def other_partition(self, queue):
-        partitions = self.driver.mongodb_conf.partitions
-        for n in range(100):
-            name = '%s-dlq%d' % (queue, n)
-            if (utils.get_partition(partitions, name, PROJECT) !=
-                    utils.get_partition(partitions, queue, PROJECT)):
-                return name
-        self.skipTest('one partition: the dead letter move is one update')
-
     def test_a_dead_letter_copy_that_fails_loses_no_message(self):
-        dlq = self.other_partition(self.queue)
+        dlq = mongodb_store.other_partition(self, self.queue, PROJECT)
         self.queues.create(dlq, project=PROJECT)
         self.queues.set_metadata(self.queue, {
             '_max_claim_count': 1, '_dead_letter_queue': dlq},
