@@ -1,7 +1,7 @@
 """Push dispatch on ``redis.delay``: pass time and lateness at any backlog.
 
     python benchmarks/push_redis.py [--sizes 0,10000,100000,1000000]
-        [--burst 1000] [--dispatchers 1,4]
+        [--burst 1000] [--dispatchers 1,4] [--requests]
 
 Starts its own redis-server. For each N, the store holds N pending
 pushes of messages due in a day; then:
@@ -15,9 +15,13 @@ pushes of messages due in a day; then:
   time minus the due time.
 
 x0 is a time over the same one with no backlog: flat means ~1. The last
-line is the floor: how long Zaqar's own webhook task takes to push the
+lines are the floor: how long Zaqar's own webhook task takes to push the
 burst to the same receiver from 1 and 4 processes, with no store and no
-dispatcher (each push is a new HTTP connection from ``requests``).
+dispatcher, with ``requests`` (as in Zaqar's notifier) and with the
+dispatcher's lighter client (``zaqar_delay.push.webhook_http``); and how
+many connections the kernel refused for a full listen queue meanwhile
+(Linux' ListenOverflows; each costs its client a second). ``--requests``
+runs the dispatchers with ``[delay_push] light_http_client = False``.
 """
 
 import argparse
@@ -37,6 +41,7 @@ from zaqar.storage.redis import driver as upstream
 from benchmarks import common
 from tests.fixtures import services
 from zaqar_delay.push import dispatcher as push_dispatcher
+from zaqar_delay.push import webhook_http
 from zaqar_delay.storage.redis import driver as delay_driver
 
 CONF = """
@@ -57,6 +62,7 @@ message_pipeline = zaqar_delay.notification.notifier
 batch_size = 100
 poll_interval = 0.5
 dispatch_in_server = False
+light_http_client = {light}
 """
 PROJECT = common.PROJECT
 
@@ -148,19 +154,34 @@ def _lateness(conf_path, data, queue, hook, burst, count):
     return late[len(late) // 2], late[int(len(late) * 0.99) - 1]
 
 
-def _webhook(url, count):
+def _webhook(url, count, light):
+    if light:
+        webhook_http.install()
+        webhook_http.use_here()
     sub = {'subscriber': url, 'source': 'burst', 'options': {}}
     webhook.WebhookTask().execute(sub, [{'id': str(i), 'body': i, 'ttl': 60}
                                         for i in range(count)])
 
 
-def _floor(url, burst, processes):
+def _floor(url, burst, processes, light):
     """Seconds for Zaqar's webhook task to push ``burst`` messages from
     ``processes`` processes."""
     started = time.perf_counter()
     with multiprocessing.Pool(processes) as pool:
-        pool.starmap(_webhook, [(url, burst // processes)] * processes)
+        pool.starmap(_webhook,
+                     [(url, burst // processes, light)] * processes)
     return time.perf_counter() - started
+
+
+def _listen_overflows():
+    """Linux' count of connections refused for a full listen queue."""
+    try:
+        with open('/proc/net/netstat') as stats:
+            lines = [line.split() for line in stats
+                     if line.startswith('TcpExt:')]
+        return int(dict(zip(lines[0], lines[1]))['ListenOverflows'])
+    except (OSError, IndexError, KeyError, ValueError):
+        return None
 
 
 def main(argv=None):
@@ -169,11 +190,14 @@ def main(argv=None):
     parser.add_argument('--burst', type=int, default=1000)
     parser.add_argument('--dispatchers', default='1,4')
     parser.add_argument('--repeats', type=int, default=7)
+    parser.add_argument('--requests', action='store_true',
+                        help='dispatchers push through requests')
     args = parser.parse_args(argv)
+    overflows = _listen_overflows()
     server = services.redis_server()
     print('redis-server %s on %s' % (
         server.client.info()['redis_version'], server.url))
-    conf_text = CONF.format(url=server.url)
+    conf_text = CONF.format(url=server.url, light=not args.requests)
     control, data = common.make_driver(
         delay_driver.DataDriver, upstream.ControlDriver, conf_text)
     conf = data.conf
@@ -194,7 +218,8 @@ def main(argv=None):
 
     print('\nN pending: one pass, median ms (idle: nothing due; 100 due: '
           'take, read, hand to the subscriber tasks); lateness of %d '
-          'pushes due in one second, s' % args.burst)
+          'pushes due in one second, s; dispatchers push through %s'
+          % (args.burst, 'requests' if args.requests else 'webhook_http'))
     print('%9s %9s %6s %9s %6s' % ('N', 'idle ms', 'x0', '100 ms', 'x0')
           + ''.join(' %6s %6s' % ('p50/%d' % n, 'p99/%d' % n)
                     for n in counts))
@@ -211,10 +236,15 @@ def main(argv=None):
             size, idle, idle / base[0], busy, busy / base[1]) +
             ''.join(' %6.3f %6.3f' % pair for pair in late))
         sys.stdout.flush()
-    print('%9s %s' % ('floor', ''.join(
-        '  %s: %.3f s' % ('%d process%s' % (n, 'es' if n > 1 else ''),
-                          _floor(hook.url, args.burst, n)) for n in counts)))
+    for light, client in ((False, 'requests'), (True, 'webhook_http')):
+        print('%9s %-13s%s' % ('floor', client, ''.join(
+            '  %s: %.3f s' % ('%d process%s' % (n, 'es' if n > 1 else ''),
+                              _floor(hook.url, args.burst, n, light))
+            for n in counts)))
     hook.stop()
+    if overflows is not None:
+        print('listen queue overflows during the run: %d'
+              % (_listen_overflows() - overflows))
 
 
 if __name__ == '__main__':

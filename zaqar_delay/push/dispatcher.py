@@ -26,6 +26,8 @@ from oslo_log import log as logging
 from zaqar.notification import notifier
 from zaqar.storage import errors
 
+from zaqar_delay.push import webhook_http
+
 LOG = logging.getLogger(__name__)
 
 
@@ -34,8 +36,9 @@ class _PerSubscriber:
     futures of what it was given: a slow or failing subscriber (whose
     task sleeps between retries) holds up only its own pushes."""
 
-    def __init__(self, workers):
+    def __init__(self, workers, initializer=None):
         self._workers = workers
+        self._initializer = initializer
         self._pools = {}
         self._lock = threading.Lock()
         self.futures = []
@@ -45,19 +48,26 @@ class _PerSubscriber:
             pool = self._pools.get(subscription['subscriber'])
             if pool is None:
                 pool = self._pools[subscription['subscriber']] = (
-                    futures.ThreadPoolExecutor(self._workers))
+                    futures.ThreadPoolExecutor(
+                        self._workers, initializer=self._initializer))
         future = pool.submit(fn, subscription, *args, **kwargs)
         self.futures.append(future)
         return future
 
 
 class Pusher(notifier.NotifierDriver):
-    """Zaqar's notifier; ``push`` returns the futures of its tasks."""
+    """Zaqar's notifier; ``push`` returns the futures of its tasks.
 
-    def __init__(self, *args, **kwargs):
+    With ``light_http``, its webhook tasks post through ``push.webhook_http``.
+    """
+
+    def __init__(self, *args, light_http=False, **kwargs):
         super().__init__(*args, **kwargs)
-        self.executor = _PerSubscriber(kwargs.get('max_notifier_workers',
-                                                  10))
+        if light_http:
+            webhook_http.install()
+        self.executor = _PerSubscriber(
+            kwargs.get('max_notifier_workers', 10),
+            webhook_http.use_here if light_http else None)
         self._lock = threading.Lock()
 
     def push(self, queue, messages, project):
@@ -92,7 +102,8 @@ class Dispatcher:
             subscription_controller=data_driver.subscription_controller,
             queue_controller=queue_controller,
             max_notifier_workers=conf.notification.max_notifier_workers,
-            require_confirmation=conf.notification.require_confirmation)
+            require_confirmation=conf.notification.require_confirmation,
+            light_http=settings.light_http_client)
 
     def run_once(self):
         """Push one batch of due pushes; return how many were taken."""
