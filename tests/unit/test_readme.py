@@ -35,6 +35,7 @@ class ReadmeTest(testtools.TestCase):
                      if line.strip() and not line.lstrip().startswith('#')]
         _, test = smoke_devserver.readme_commands()
         # The first command is run by the smoke script, which reads it
-        # from the README; the second is run as written there.
-        self.assertEqual(['python3 tools/smoke_devserver.py', test],
-                         steps[-2:])
+        # from the README; the second is run as written there; then the
+        # slow functional tests that tox leaves out.
+        self.assertEqual(['python3 tools/smoke_devserver.py', test,
+                          'python3 -m tox -e slow'], steps[-3:])

@@ -1,12 +1,13 @@
 """Posting a partition's rows through Zaqar's HTTP API (runs on the
-Spark executors; needs only ``requests``).
+Spark executors; needs only the standard library).
 
 Rows are cut in order into batches of one project and queue that stay
 within the server's per-post limits (``--batch-size`` messages and
 ``--max-post-bytes``, Zaqar's ``max_messages_post_size``). Up to
 ``--in-flight`` posts of a partition are sent at once (each thread with
-its own HTTP session); with more than one, batches can be stored out of
-their input order, as they would be from several partitions. Connection
+its own kept-alive connection, ``connection.Connection``); with more
+than one, batches can be stored out of their input order, as they would
+be from several partitions. Connection
 failures, timeouts, 429 and 5xx replies are retried with exponential
 backoff; a batch the server refuses with another 4xx is posted a message
 at a time, so that each refused row is reported with the server's own
@@ -29,7 +30,7 @@ import threading
 import time
 import uuid
 
-import requests
+from zaqar_delay.pipeline import connection
 
 TRANSIENT = {429, 500, 502, 503, 504}
 DEDUP_KEY = '_dedup_key'
@@ -102,19 +103,20 @@ class Poster:
         return msg
 
     def _send(self, session, project, queue, messages):
-        """One POST, retried while the failure is transient: the reply,
-        or the text of the last failure."""
-        url = '%s/v2/queues/%s/messages' % (self.url, queue)
-        payload = json.dumps({'messages': messages})
+        """One POST of messages (their JSON texts), retried while the
+        failure is transient: the reply, or the text of the last
+        failure."""
+        path = '/v2/queues/%s/messages' % queue
+        payload = '{"messages": [%s]}' % ', '.join(messages)
         failure = None
         for attempt in range(self.retries + 1):
             if attempt:
                 self.sleep(self.backoff * 2 ** (attempt - 1))
             try:
-                resp = session.post(url, data=payload, timeout=self.timeout,
-                                    headers=self._headers(project))
-            except requests.RequestException as exc:
-                failure = 'could not post: %s' % type(exc).__name__
+                resp = session.request('POST', path, payload,
+                                       self._headers(project))
+            except connection.Failure as exc:
+                failure = 'could not post: %s' % exc.kind
                 continue
             if resp.status_code not in TRANSIENT:
                 return resp
@@ -125,11 +127,10 @@ class Poster:
         """Whether the queue has ``_dedup_key`` (read once)."""
         if (project, queue) not in self._dedup:
             try:
-                resp = session.get('%s/v2/queues/%s' % (self.url, queue),
-                                   headers=self._headers(project),
-                                   timeout=self.timeout)
+                resp = session.request('GET', '/v2/queues/%s' % queue,
+                                       headers=self._headers(project))
                 found = resp.ok and DEDUP_KEY in resp.json()
-            except (requests.RequestException, ValueError):
+            except (connection.Failure, ValueError):
                 found = False
             self._dedup[(project, queue)] = found
         return self._dedup[(project, queue)]
@@ -151,20 +152,20 @@ class Poster:
             try:
                 # Commas as they are: Zaqar splits ``ids`` on a literal
                 # comma only.
-                found = session.get(
-                    '%s/v2/queues/%s/messages?ids=%s' % (
-                        self.url, queue,
-                        ','.join(fresh[start:start + IDS_PER_GET])),
-                    headers=self._headers(project), timeout=self.timeout)
+                found = session.request(
+                    'GET', '/v2/queues/%s/messages?ids=%s' % (
+                        queue, ','.join(fresh[start:start + IDS_PER_GET])),
+                    headers=self._headers(project))
                 messages = found.json().get('messages', [])
-            except (requests.RequestException, ValueError, AttributeError):
+            except (connection.Failure, ValueError, AttributeError):
                 continue
             duplicates += sum(1 for msg in messages
                               if msg.get('age', 0) > elapsed + OLDER)
         return duplicates
 
     def _post(self, session, batch):
-        """Post a batch of (row, message, size); yields result rows."""
+        """Post a batch of (row, message's JSON, size); yields result
+        rows."""
         project, queue = batch[0][0]['project'], batch[0][0]['queue']
         started = self.clock()
         resp = self._send(session, project, queue, [m for _, m, _ in batch])
@@ -193,7 +194,8 @@ class Poster:
 
         def post(batch):
             if not hasattr(local, 'session'):
-                local.session = requests.Session()
+                local.session = connection.Connection(self.url,
+                                                      self.timeout)
                 with self._lock:
                     sessions.append(local.session)
             return list(self._post(local.session, batch))
@@ -218,13 +220,13 @@ class Poster:
             session.close()
 
     def _batches(self, rows):
-        """Batches of (row, message, size), in input order, and the
-        result rows of messages too large to post."""
+        """Batches of (row, message's JSON, size), in input order, and
+        the result rows of messages too large to post."""
         batch, size = [], 0
         for row in rows:
             row = row.asDict() if hasattr(row, 'asDict') else row
-            msg = self.message(row)
-            msg_size = len(json.dumps(msg)) + SEPARATOR
+            msg = json.dumps(self.message(row))
+            msg_size = len(msg) + SEPARATOR
             if ENVELOPE + msg_size > self.max_post_bytes:
                 yield _refused(row, 'message is larger than the server '
                                'accepts in a post (%d bytes)'
