@@ -11,12 +11,14 @@ requests to Swift, and wall time, for each driver; then post throughput;
 then parallel claimers: for each thread count, --ready messages posted
 ready, threads that claim 10 and delete what they got until all are
 acknowledged or --seconds pass: messages acknowledged per second, and
-how many were given early, twice or not at all. A claim that fails
-prints its error instead.
+how many were given early, twice or not at all (a delete refused
+because another claim holds the message counts as given twice). A claim
+that fails prints its error instead. Last, Swift's own ceiling: how many
+object PUT + GET pairs a second the same Swift serves to 1 to 12
+threads, so that the claimers' rates can be read against it.
 """
 
 import argparse
-import collections
 from concurrent import futures
 import sys
 import time
@@ -34,26 +36,10 @@ from zaqar_delay.storage.swift import driver as delay_driver
 PROJECT = common.PROJECT
 
 
-class Counting:
-    """A Swift connection that counts the requests made through it."""
-
-    def __init__(self, client):
-        self._client = client
-        self.calls = collections.Counter()
-
-    def __getattr__(self, name):
-        method = getattr(self._client, name)
-
-        def counted(*args, **kwargs):
-            self.calls[name] += 1
-            return method(*args, **kwargs)
-        return counted
-
-
 def make(cls, conf_text):
     control, data = common.make_driver(cls, redis_driver.ControlDriver,
                                        conf_text)
-    data._lazy_connection = Counting(data.connection)
+    data._lazy_connection = swift_store.Counting(data.connection)
     return control, data
 
 
@@ -70,7 +56,7 @@ def one_claim(data, queue):
     (mid,) = data.message_controller.post(
         queue, [{'ttl': 600, 'body': 'ready', 'delay': 0}], common.CLIENT,
         PROJECT)
-    calls = data.connection.calls
+    calls = data.connection
     calls.clear()
     t0 = time.perf_counter()
     try:
@@ -78,10 +64,10 @@ def one_claim(data, queue):
             queue, {'ttl': 60, 'grace': 60}, PROJECT, limit=1)
     except (Exception, RecursionError) as exc:
         return '%s after %d object GETs' % (type(exc).__name__,
-                                            calls['get_object'])
+                                            calls.total('get_object'))
     elapsed = (time.perf_counter() - t0) * 1000
-    counts = (calls['get_object'], calls['get_container'],
-              sum(calls.values()))
+    counts = (calls.total('get_object'), calls.total('get_container'),
+              calls.total())
     if [m['id'] for m in msgs] != [mid]:
         return 'claimed %r, wanted %r' % ([m['id'] for m in msgs], mid)
     data.message_controller.delete(queue, mid, PROJECT, claim=claim_id)
@@ -118,6 +104,7 @@ def main(argv=None):
         rate = common.post_rate(data, 'posts', None, seconds=5)
         print('%-12s %8.1f' % (name, rate))
     parallel_claimers(drivers_, conf_text, args)
+    swift_ceiling(conf_text, args.claimers)
 
 
 def parallel_claimers(drivers_, conf_text, args):
@@ -143,6 +130,28 @@ def parallel_claimers(drivers_, conf_text, args):
                 threads, name, acked, acked / outcome.seconds,
                 len(set(outcome.early)), twice, len(due) - acked))
             sys.stdout.flush()
+
+
+def swift_ceiling(conf_text, claimers, seconds=10):
+    print('\nSwift alone: 200-byte object PUT then GET, pairs/s')
+    counts = sorted({1, 12} | {int(t) for t in claimers.split(',')})
+    for threads in counts:
+        stop = time.monotonic() + seconds
+
+        def pairs(thread):
+            client = make(delay_driver.DataDriver, conf_text)[1].connection
+            client.put_container('ceiling')
+            done = 0
+            while time.monotonic() < stop:
+                name = '%d-%d-%d' % (threads, thread, done)
+                client.put_object('ceiling', name, b'x' * 200)
+                client.get_object('ceiling', name)
+                done += 1
+            return done
+        with futures.ThreadPoolExecutor(threads) as pool:
+            total = sum(pool.map(pairs, range(threads)))
+        print('%8d threads %8.1f' % (threads, total / seconds))
+        sys.stdout.flush()
 
 
 def per_claim(drivers_, queues, sizes):

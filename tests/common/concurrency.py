@@ -18,6 +18,7 @@ import time
 import uuid
 
 from oslo_utils import timeutils
+from zaqar.storage import errors
 
 CLAIMERS = 4
 QUEUE = 'busy'
@@ -82,12 +83,19 @@ def run_claimers(data_for_thread, queue, project, due, claimers, seconds,
                         del holder[mid]
                 claims.delete(queue, cid, project)
                 continue
+            refused = []
             for mid in ids:
-                msgs.delete(queue, mid, project, claim=cid)
+                try:
+                    msgs.delete(queue, mid, project, claim=cid)
+                except errors.ExceptionBase:
+                    # Another claim took it meanwhile: given twice.
+                    refused.append(mid)
             with lock:
+                double.extend(refused)
                 for mid in ids:
-                    del holder[mid]
-                    acked[mid] = acked.get(mid, 0) + 1
+                    holder.pop(mid, None)
+                    if mid not in refused:
+                        acked[mid] = acked.get(mid, 0) + 1
 
     threads = [threading.Thread(target=claimer, args=(i,))
                for i in range(claimers)]

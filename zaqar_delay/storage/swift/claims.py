@@ -141,9 +141,9 @@ class ClaimController(upstream_claims.ClaimController):
                 upstream.message_container(taking.queue, taking.project),
                 mid, content, msg_expires, content_type='application/json',
                 headers={'x-object-meta-clientid': client}),
-            lambda: index.put(idx.CLAIMED, mid, msg_expires),
-            lambda: index.put(idx.CLAIM_EXPIRY, idx.held_until(
-                taking.expires, msg_expires, mid, wait), msg_expires))
+            lambda: index.put(idx.CLAIM_EXPIRY,
+                              idx.held_until(taking.expires, mid),
+                              msg_expires, idx.holding(msg_expires, wait)))
         index.delete(idx.READY, mid)
         msg['id'] = mid
         msg.pop('retry_backoff')
@@ -234,22 +234,34 @@ class ClaimController(upstream_claims.ClaimController):
             # the two leaves the lock to end at the old time, when the old
             # entry gives the message back; never a lock that outlives
             # every entry (hidden until the message's ttl).
-            index.put(idx.CLAIMED, mid, new_expires)
-            index.put(idx.CLAIM_EXPIRY,
-                      idx.held_until(expires, new_expires, mid, wait),
-                      new_expires)
+            index.put(idx.CLAIM_EXPIRY, idx.held_until(expires, mid),
+                      new_expires, idx.holding(new_expires, wait))
             index.expire(idx.LOCK, mid, expires)
             if not self._still_held(queue, project, index, mid, claim_id):
                 # Our claim ended before the POST and another took the
                 # message: its lock got our expiry, and has its own back.
-                index.delete(idx.CLAIM_EXPIRY, idx.held_until(
-                    expires, new_expires, mid, wait))
+                index.delete(idx.CLAIM_EXPIRY, idx.held_until(expires, mid))
                 continue
-            index.delete(idx.CLAIM_EXPIRY, idx.held_until(
-                held.expires, msg_expires, mid, wait))
+            self._forget(index, held, mid, msg_expires, wait,
+                         keep=expires)
         objects.expire(self._client, upstream.claim_container(queue, project),
                        claim_id, expires,
                        {'x-object-meta-ttl': str(metadata['ttl'])})
+
+    @staticmethod
+    def _forget(index, held, mid, expires, wait, keep=None):
+        """Delete the CLAIM_EXPIRY entry of a message's lock as ``held``
+        (unless it ends at ``keep``, the entry just written), and one of
+        the earlier layout, which named the message's expiry and retry
+        backoff."""
+        deletes = [lambda: index.delete(idx.CLAIM_EXPIRY,
+                                        idx.legacy_held_until(
+                                            held.expires, expires, mid,
+                                            wait))]
+        if held.expires != keep:
+            deletes.append(lambda: index.delete(
+                idx.CLAIM_EXPIRY, idx.held_until(held.expires, mid)))
+        parallel.together(*deletes)
 
     def _still_held(self, queue, project, index, mid, claim_id):
         """After a lock's expiry was moved (a POST, which Swift cannot make
@@ -293,9 +305,7 @@ class ClaimController(upstream_claims.ClaimController):
                           msg_expires)
             else:
                 index.put(idx.READY, mid, msg_expires)
-            index.delete(idx.CLAIMED, mid)
-            index.delete(idx.CLAIM_EXPIRY,
-                         idx.held_until(held.expires, msg_expires, mid, wait))
+            self._forget(index, held, mid, msg_expires, wait)
             index.unlock(mid, held)
         with responses.tolerating(responses.NOT_FOUND):
             self._client.delete_object(

@@ -1,7 +1,8 @@
 """The index containers of a ``swift.delay`` queue and their entries.
 
-Every entry is a zero-byte object whose name carries what it indexes and
-that expires (``X-Delete-At``) with its message. Names sort the way each
+Every entry is a small object (zero bytes, but for ``lock``, ``dedup``
+and ``claim_expiry``) whose name carries what it indexes and that
+expires (``X-Delete-At``) with its message. Names sort the way each
 index is read; Swift lists them in name order, bounded by ``marker``,
 ``end_marker`` and ``limit``.
 """
@@ -15,11 +16,13 @@ from zaqar_delay.storage.swift import responses
 READY = 'ready'                # <id>: due and not claimed
 WAITING = 'waiting'            # <id>: not due yet
 DUE = 'due'                    # <due>.<expires>.<id>: not due yet
-CLAIMED = 'claimed'            # <id>: held by a claim
-CLAIM_EXPIRY = 'claim_expiry'  # <claim expires>.<expires>.<id>[.<wait>]
+CLAIM_EXPIRY = 'claim_expiry'  # <claim expires>.<id>: held by a claim
 LOCK = 'lock'                  # <id>, content the claim id: held
 DEDUP = 'dedup'                # <digest>, content the message id
-KINDS = (READY, WAITING, DUE, CLAIMED, CLAIM_EXPIRY, LOCK, DEDUP)
+KINDS = (READY, WAITING, DUE, CLAIM_EXPIRY, LOCK, DEDUP)
+# Kinds of the earlier layout, which a queue's drop deletes too:
+# ``claimed`` had an entry per claimed message (now its lock counts).
+LEGACY_KINDS = ('claimed',)
 
 
 def container(kind, queue, project):
@@ -37,19 +40,38 @@ def untimed(name):
     return int(when), int(expires), message_id
 
 
-def held_until(claim_expires, expires, message_id, wait=0):
-    """The name of a CLAIM_EXPIRY entry; ``wait``, the message's retry
-    backoff in seconds, follows when it has one (ids have no dot)."""
-    name = timed(claim_expires, expires, message_id)
-    return '%s.%d' % (name, wait) if wait else name
+def held_until(claim_expires, message_id):
+    """The name of a CLAIM_EXPIRY entry: what a message's lock (which
+    expires with its claim) names. Its content is ``holding()``'s."""
+    return '%010d.%s' % (claim_expires, message_id)
+
+
+def holding(expires, wait):
+    """The content of a CLAIM_EXPIRY entry: the message's expiry and its
+    retry backoff in seconds."""
+    return ('%d %d' % (expires, wait or 0)).encode()
 
 
 def unheld(name):
-    """(claim expiry, expires, message id, wait) of a CLAIM_EXPIRY
-    entry."""
+    """(claim expiry, message id) of a CLAIM_EXPIRY entry; None for one
+    of the earlier layout (``legacy_held``)."""
+    when, _, message_id = name.partition('.')
+    return None if '.' in message_id else (int(when), message_id)
+
+
+def legacy_held(name):
+    """(claim expiry, expires, message id, wait) of a CLAIM_EXPIRY entry
+    of the earlier layout, ``<claim expires>.<expires>.<id>[.<wait>]``
+    (ids have no dot)."""
     when, expires, rest = untimed(name)
     message_id, _, wait = rest.partition('.')
     return when, expires, message_id, int(wait or 0)
+
+
+def legacy_held_until(claim_expires, expires, message_id, wait=0):
+    """The name of a CLAIM_EXPIRY entry of the earlier layout."""
+    name = timed(claim_expires, expires, message_id)
+    return '%s.%d' % (name, wait) if wait else name
 
 
 def until(now):
@@ -63,6 +85,7 @@ class Index:
     def __init__(self, client, queue, project):
         self._client = client
         self.name = (project, queue)
+        self._queue = (queue, project)
         self._names = {kind: container(kind, queue, project)
                        for kind in KINDS}
 
@@ -84,6 +107,12 @@ class Index:
                         content_length=len(content))
             return True
         return False
+
+    def read(self, kind, name):
+        """The content of an entry; None if there is none."""
+        with responses.tolerating(responses.NOT_FOUND):
+            return self._client.get_object(self._names[kind], name)[1]
+        return None
 
     def lock(self, message_id, claim_id, expires, now):
         """Take a message for a claim; False when a live claim holds it
@@ -138,7 +167,8 @@ class Index:
 
     def drop(self):
         """Delete every index container and its entries."""
-        for name in self._names.values():
+        legacy = [container(kind, *self._queue) for kind in LEGACY_KINDS]
+        for name in list(self._names.values()) + legacy:
             self._empty(name)
             with responses.tolerating(responses.NOT_FOUND,
                                       responses.CONFLICT):

@@ -26,6 +26,9 @@ from zaqar_delay.storage.swift import upstream
 # no longer than this.
 DELETE_HOLD = 60
 
+# How many queues a process remembers having promoted this second.
+CAUGHT_UP_QUEUES = 10000
+
 
 def basic(message_id, body, headers, now):
     """The message as Zaqar returns it (upstream's, with the checksum).
@@ -50,29 +53,34 @@ class MessageController(upstream_messages.MessageController):
     claim_count delay_expires``, ``X-Object-Meta-ClientID``,
     ``X-Delete-At`` its expiry), named by an id that sorts by posting time,
     so ``swift`` can read the store. Each queue also has these containers
-    of zero-byte entries (``zaqar_delay_<kind>:<queue>:<project>``), each
-    entry expiring with its message:
+    of entries (``zaqar_delay_<kind>:<queue>:<project>``), each expiring
+    with its message:
 
-    ================  ============================  ======================
-    Kind              Entry name                    Holds
-    ================  ============================  ======================
-    ``ready``         ``<id>``                      due and not claimed
-    ``waiting``       ``<id>``                      not due yet
-    ``due``           ``<due>.<expires>.<id>``      not due yet
-    ``claimed``       ``<id>``                      held by a claim
-    ``claim_expiry``  ``<claim exp>.<exp>.<id>``    held by a claim
-    ``lock``          ``<id>`` (content: claim id)  held; expires with it
-    ``dedup``         ``<digest>`` (content: id)    holds a dedup value,
-                                                    until its window ends
-    ================  ============================  ======================
+    ================  ===========================  =======================
+    Kind              Entry name (content)         Holds
+    ================  ===========================  =======================
+    ``ready``         ``<id>``                     due and not claimed
+    ``waiting``       ``<id>``                     not due yet
+    ``due``           ``<due>.<expires>.<id>``     not due yet
+    ``claim_expiry``  ``<claim exp>.<id>``         held by a claim
+                      (``<expires> <backoff>``)
+    ``lock``          ``<id>`` (the claim id)      held; expires with the
+                                                   claim; counts as claimed
+    ``dedup``         ``<digest>`` (the id)        holds a dedup value,
+                                                   until its window ends
+    ================  ===========================  =======================
 
     A claim lists ``ready`` (O(limit) names) and takes each message with a
     create-only write of its ``lock`` (``If-None-Match: *``), which Swift
     refuses while another claim's lock lives; only then does it move the
-    message's entries. List pages read ``ready`` (and ``claimed`` or
-    ``waiting`` when asked, merged by id) after the marker. ``due`` and
-    ``claim_expiry`` entries up to now are moved back to ``ready`` first,
-    at most ``[delay] promote_batch_size`` each per call.
+    message's entries. A delete with a claim reads the lock alone. List
+    pages read ``ready`` (and ``lock`` or ``waiting`` when asked, merged by
+    id) after the marker. ``due`` and ``claim_expiry`` entries up to now
+    are moved back to ``ready`` first, at most ``[delay]
+    promote_batch_size`` each per call, and once a second per queue and
+    process when there were fewer. Entries of the earlier layout
+    (``claimed``; ``claim_expiry`` named ``<claim exp>.<expires>.<id>
+    [.<backoff>]``) are still read and deleted.
 
     With zaqar-delay's notifier stage in the message pipeline, a delayed
     post first writes the message's pending push in the store's
@@ -82,6 +90,7 @@ class MessageController(upstream_messages.MessageController):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self._promoting = set()     # queues a thread is promoting
+        self._caught_up = {}        # queue: second promotion caught up
         self._promoting_lock = threading.Lock()
 
     def _index(self, queue, project):
@@ -92,16 +101,25 @@ class MessageController(upstream_messages.MessageController):
         most ``promote_batch_size`` of each; the two listings are read
         at once, and the entries moved ``parallel.WORKERS`` at a time.
         A queue that another thread of this process is promoting is
-        left to it."""
+        left to it, and so is one whose promotion in this process found
+        less than a batch of each in the same second of Zaqar's clock:
+        every entry is written to come due after the second it is
+        written in, so no new one can be due before the next second."""
         with self._promoting_lock:
-            if index.name in self._promoting:
+            if (index.name in self._promoting
+                    or self._caught_up.get(index.name) == now):
                 return
             self._promoting.add(index.name)
+        caught_up = False
         try:
-            self._promote_batch(index, now)
+            caught_up = self._promote_batch(index, now)
         finally:
             with self._promoting_lock:
                 self._promoting.discard(index.name)
+                if caught_up:
+                    if len(self._caught_up) > CAUGHT_UP_QUEUES:
+                        self._caught_up.clear()
+                    self._caught_up[index.name] = now
 
     def _promote_batch(self, index, now):
         end, batch = idx.until(now), self.driver.delay_conf.promote_batch_size
@@ -112,6 +130,7 @@ class MessageController(upstream_messages.MessageController):
         parallel.each(lambda name: self._come_due(index, name), due)
         parallel.each(lambda name: self._claim_ended(index, name, now),
                       ended)
+        return len(due) < batch and len(ended) < batch
 
     @staticmethod
     def _come_due(index, name):
@@ -123,15 +142,26 @@ class MessageController(upstream_messages.MessageController):
 
     @staticmethod
     def _claim_ended(index, name, now):
-        ended, expires, mid, wait = idx.unheld(name)
-        if index.holder(mid, now) is None:
+        """Give back the message of an expired claim's entry: ready, or
+        waiting out its retry backoff; its lock, expired, goes after."""
+        entry = idx.unheld(name)
+        if entry is None:
+            ended, expires, mid, wait = idx.legacy_held(name)
+        else:
+            (ended, mid), content = entry, index.read(idx.CLAIM_EXPIRY, name)
+            if content is None:     # the message was deleted meanwhile
+                return
+            expires, wait = (int(x) for x in content.split())
+        held = index.lock_of(mid)
+        if held is None or held.expires <= now:
             if ended + wait > now:      # its retry backoff
                 index.put(idx.DUE, idx.timed(ended + wait, expires, mid),
                           expires)
                 index.put(idx.WAITING, mid, expires)
             else:
                 index.put(idx.READY, mid, expires)
-            index.delete(idx.CLAIMED, mid)
+            if held is not None:
+                index.unlock(mid, held)
         index.delete(idx.CLAIM_EXPIRY, name)
 
     def post(self, queue, messages, client_uuid, project=None):
@@ -187,9 +217,11 @@ class MessageController(upstream_messages.MessageController):
         return self._found(queue, message_id, project) is not None
 
     def _candidates(self, index, kinds, marker, want):
-        names = []
+        # A message can have a ready entry and a lock (one that ended,
+        # or one being taken) at once.
+        names = set()
         for kind in kinds:
-            names.extend(index.names(kind, marker=marker, limit=want))
+            names.update(index.names(kind, marker=marker, limit=want))
         return sorted(names)[:want]
 
     def list(self, queue, project=None, marker=None,
@@ -202,7 +234,7 @@ class MessageController(upstream_messages.MessageController):
         self._promote(index, now)
         kinds = [idx.READY]
         if include_claimed:
-            kinds.append(idx.CLAIMED)
+            kinds.append(idx.LOCK)
         if include_delayed:
             kinds.append(idx.WAITING)
 
@@ -256,7 +288,7 @@ class MessageController(upstream_messages.MessageController):
         expires = int(headers['x-delete-at'])
         content = jsonutils.loads(msg)
         self._delete(queue, mid, project)
-        entries = [(idx.CLAIMED, mid)]
+        entries = []
         if held is None or held.expires <= now:
             due = content.get('delay_expires', 0)
             entries += [(idx.READY, mid), (idx.WAITING, mid),
@@ -264,14 +296,32 @@ class MessageController(upstream_messages.MessageController):
         deletes = [lambda kind=kind, name=name: index.delete(kind, name)
                    for kind, name in entries]
         if held is not None:
+            legacy = idx.legacy_held_until(
+                held.expires, expires, mid, content.get('retry_backoff', 0))
             deletes += [
                 lambda: index.delete(idx.CLAIM_EXPIRY, idx.held_until(
-                    held.expires, expires, mid,
-                    content.get('retry_backoff', 0))),
+                    held.expires, mid)),
+                lambda: index.delete(idx.CLAIM_EXPIRY, legacy),
                 lambda: index.unlock(mid, held)]
         parallel.together(*deletes)
         if ours is not None:
             index.unlock(mid, ours)
+
+    def _drop_claimed(self, queue, project, mid, claim):
+        """Delete a message that a live lock of ``claim`` holds, knowing
+        it by that lock alone; False when no such lock holds it. The
+        message goes first: its claim's entry gives it back until then."""
+        index = self._index(queue, project)
+        held = index.lock_of(mid)
+        if (held is None or held.holder != claim
+                or held.expires <= timeutils.utcnow_ts()):
+            return False
+        self._delete(queue, mid, project)
+        parallel.together(
+            lambda: index.delete(idx.CLAIM_EXPIRY,
+                                 idx.held_until(held.expires, mid)),
+            lambda: index.unlock(mid, held))
+        return True
 
     def _read(self, queue, project, mid):
         """(headers, content, Lock or None) of a message, read at once;
@@ -299,6 +349,9 @@ class MessageController(upstream_messages.MessageController):
 
     def delete(self, queue, message_id, project=None, claim=None):
         if not self._queue_ctrl.exists(queue, project):
+            return
+        if claim is not None and self._drop_claimed(queue, project,
+                                                    message_id, claim):
             return
         read = self._read(queue, project, message_id)
         if read is None:

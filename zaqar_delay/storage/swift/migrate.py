@@ -84,9 +84,8 @@ def reindex(client, queue, project, batch=1000, dry_run=False):
                 counts[2] += 1
                 if not dry_run and index.lock(mid, claim_id, claim,
                                               timeutils.utcnow_ts()):
-                    index.put(idx.CLAIMED, mid, expires)
-                    index.put(idx.CLAIM_EXPIRY,
-                              idx.timed(claim, expires, mid), expires)
+                    index.put(idx.CLAIM_EXPIRY, idx.held_until(claim, mid),
+                              expires, idx.holding(expires, 0))
             elif due > now:
                 counts[1] += 1
                 if not dry_run:

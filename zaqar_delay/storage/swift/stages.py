@@ -18,7 +18,7 @@ class MessageQueueHandler(upstream_messages.MessageQueueHandler):
     """Upstream's queue handler; stats count the index containers.
 
     ``total`` is the message container's object count, ``claimed`` and
-    ``delayed`` the counts of the ``claimed`` and ``waiting`` containers
+    ``delayed`` the counts of the ``lock`` and ``waiting`` containers
     (Swift updates these counts asynchronously, so they can lag), and
     ``next_due`` the first ``due`` entry: no message is read.
     """
@@ -41,7 +41,7 @@ class MessageQueueHandler(upstream_messages.MessageQueueHandler):
                 upstream.message_container(name, project))[
                     'x-container-object-count'])
         counts = delay.stats(
-            total, index.count(idx.CLAIMED), index.count(idx.WAITING),
+            total, index.count(idx.LOCK), index.count(idx.WAITING),
             idx.untimed(first_due[0])[0] if first_due else None)
         try:
             oldest = ctrl.first(name, project, sort=1)

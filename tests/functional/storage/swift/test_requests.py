@@ -1,0 +1,69 @@
+"""The Swift requests that ``swift.delay`` operations make, counted."""
+
+from oslo_utils import timeutils
+from zaqar.storage import errors
+
+from tests.common import behaviour
+from tests.fixtures import swift_store
+
+PROJECT = behaviour.PROJECT
+DUE = 'zaqar_delay_due'
+CLAIM_EXPIRY = 'zaqar_delay_claim_expiry'
+
+
+class SwiftRequestsTest(behaviour.Helpers, swift_store.DelayTestBase):
+
+    def make_drivers(self, conf):
+        return swift_store.counting(conf)
+
+    def setUp(self):
+        super().setUp()
+        self.swift = self.driver.connection
+        self.set_default_delay(600)
+        # Ten delayed messages ahead, and the index containers made.
+        self.post(*[None] * 10)
+        self.post(0)
+        claim_id, (mid,) = self.claim(limit=1)
+        self.messages.delete(self.queue, mid, PROJECT, claim=claim_id)
+        timeutils.advance_time_seconds(1)
+
+    def test_a_claim_of_k_makes_at_most_6k_plus_4_requests(self):
+        self.post(0, 0, 0)
+        self.swift.clear()
+        _, ids = self.claim(limit=3)
+        self.assertEqual(3, len(ids))
+        self.assertLessEqual(self.swift.total(), 6 * 3 + 4)
+        self.assertEqual(0, self.swift.total(kind='zaqar_delay_waiting'))
+
+    def test_a_delete_with_its_claim_makes_four_requests(self):
+        self.post(0)
+        claim_id, (mid,) = self.claim(limit=1)
+        self.swift.clear()
+        self.messages.delete(self.queue, mid, PROJECT, claim=claim_id)
+        self.assertEqual(4, self.swift.total())
+        self.assertRaises(errors.MessageDoesNotExist, self.messages.get,
+                          self.queue, mid, PROJECT)
+
+    def test_promotion_lists_once_a_second_when_it_caught_up(self):
+        self.post(0, 0)
+        self.swift.clear()
+        self.claim(limit=1)
+        self.assertEqual(1, self.swift.total('get_container', DUE))
+        self.assertEqual(1, self.swift.total('get_container', CLAIM_EXPIRY))
+        self.claim(limit=1)
+        self.list_ids()
+        self.assertEqual(1, self.swift.total('get_container', DUE))
+        timeutils.advance_time_seconds(1)
+        self.claim(limit=1)
+        self.assertEqual(2, self.swift.total('get_container', DUE))
+        self.assertEqual(2, self.swift.total('get_container', CLAIM_EXPIRY))
+
+    def test_a_promotion_that_moved_a_full_batch_runs_again(self):
+        self.config(promote_batch_size=2, group='delay')
+        timeutils.advance_time_seconds(600)     # all ten come due
+        self.swift.clear()
+        _, first = self.claim(limit=1)
+        _, second = self.claim(limit=1)
+        self.assertEqual(2, self.swift.total('get_container', DUE))
+        self.assertEqual(1, len(first))
+        self.assertEqual(1, len(second))
