@@ -56,11 +56,15 @@ class ClaimController(upstream_claims.ClaimController):
         claimed = self._take_ready(taking, limit)
         if not claimed:
             return None, []
-        objects.put(
-            self._client, upstream.claim_container(queue, project), claim_id,
-            jsonutils.dumps([msg['id'] for msg in claimed]), expires,
-            content_type='application/json',
-            headers={'x-object-meta-ttl': str(ttl)})
+        ids = [msg['id'] for msg in claimed]
+        parallel.together(
+            lambda: objects.put(
+                self._client, upstream.claim_container(queue, project),
+                claim_id, jsonutils.dumps(ids), expires,
+                content_type='application/json',
+                headers={'x-object-meta-ttl': str(ttl)}),
+            lambda: parallel.each(
+                lambda mid: index.delete(idx.READY, mid), ids))
         return claim_id, claimed
 
     def _take_ready(self, taking, limit):
@@ -102,16 +106,19 @@ class ClaimController(upstream_claims.ClaimController):
         """A ready message's lock, then the message: the message as
         claimed, LOCKED if a live claim holds it, None if it is gone."""
         index = taking.index
-        if not index.lock(mid, taking.claim_id, taking.expires, taking.now):
+        # The message is read once the lock is written: a claim that held
+        # it before wrote it before giving the lock up.
+        taken, found = index.lock_and(
+            mid, taking.claim_id, taking.expires, taking.now,
+            lambda: self.driver.message_controller._found(
+                taking.queue, mid, taking.project))
+        if not taken:
             return LOCKED
-        try:
-            headers, body = self.driver.message_controller._find_message(
-                taking.queue, mid, taking.project)
-        except errors.MessageDoesNotExist:
+        if found is None:
             parallel.together(lambda: index.delete(idx.READY, mid),
                               lambda: index.delete(idx.LOCK, mid))
             return None
-        return self._take(taking, mid, headers, body)
+        return self._take(taking, mid, *found)
 
     def _take(self, taking, mid, headers, body):
         """Mark a locked message claimed; None if it went to the DLQ."""
@@ -132,9 +139,9 @@ class ClaimController(upstream_claims.ClaimController):
                                                 msg['claim_count'])
         msg['retry_backoff'] = wait or 0
         content = jsonutils.dumps(msg)
-        # The ready entry goes last: a crash before leaves the message
-        # ready once its lock ends; after it, the claim's expiry entry
-        # gives it back.
+        # The ready entry goes after (``create``): a crash before leaves
+        # the message ready once its lock ends; after it, the claim's
+        # expiry entry gives it back.
         parallel.together(
             lambda: objects.put(
                 self._client,
@@ -144,7 +151,6 @@ class ClaimController(upstream_claims.ClaimController):
             lambda: index.put(idx.CLAIM_EXPIRY,
                               idx.held_until(taking.expires, mid),
                               msg_expires, idx.holding(msg_expires, wait)))
-        index.delete(idx.READY, mid)
         msg['id'] = mid
         msg.pop('retry_backoff')
         # Zaqar's clock is whole seconds; the posting time is finer.

@@ -120,6 +120,13 @@ class Index:
         return locks.take(self._client, self._names[LOCK], message_id,
                           claim_id, expires, now)
 
+    def lock_and(self, message_id, claim_id, expires, now, also):
+        """``lock``, calling ``also`` at once with the lock's read-back
+        (``locks.take_and``): (True, what it returned), or (False,
+        None)."""
+        return locks.take_and(self._client, self._names[LOCK], message_id,
+                              claim_id, expires, now, also)
+
     def lock_of(self, message_id):
         """The Lock of a message (its ``holder`` is the claim id), live or
         not; None if it has none."""

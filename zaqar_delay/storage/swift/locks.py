@@ -13,6 +13,7 @@ lease pending pushes (``pushes.Pushes``).
 import collections
 
 from zaqar_delay.storage.swift import objects
+from zaqar_delay.storage.swift import parallel
 from zaqar_delay.storage.swift import responses
 
 # A lock's holder, and when the lock expires.
@@ -40,22 +41,33 @@ def read(client, container, name):
 def take(client, container, name, holder, expires, now):
     """Take ``name`` for ``holder`` until ``expires``; False when a live
     lock of another holder is there."""
+    return take_and(client, container, name, holder, expires, now,
+                    lambda: None)[0]
+
+
+def take_and(client, container, name, holder, expires, now, also):
+    """``take``, calling ``also`` (which must not raise) once the write
+    is made, at once with its read-back: (True, what ``also`` returned),
+    or (False, None)."""
     for _ in range(2):
         if create(client, container, name, holder.encode(), expires):
             # Two create-only writes that race can both succeed; the
             # newer one is what Swift returns from now on.
-            held = read(client, container, name)
-            return held is not None and held.holder == holder
+            held, seen = parallel.together(
+                lambda: read(client, container, name), also)
+            if held is not None and held.holder == holder:
+                return True, seen
+            return False, None
         held = read(client, container, name)
         if held is not None and held.holder == holder:
             # Our own write: swiftclient retried a PUT whose first try
             # was applied, and the retry found it.
-            return True
+            return True, also()
         if held is not None and held.expires > now:
-            return False
+            return False, None
         if held is not None:
             release(client, container, name, held.expires)
-    return False
+    return False, None
 
 
 def release(client, container, name, expires):
