@@ -96,6 +96,9 @@ def main(argv=None):
     parser.add_argument('--seconds', type=float, default=120)
     parser.add_argument('--skip-claims', action='store_true')
     parser.add_argument('--repeat', type=int, default=3)
+    parser.add_argument('--upstream-up-to', type=int, default=None,
+                        help="skip upstream's claims at larger N (each "
+                        'of its claims GETs every message ahead)')
     args = parser.parse_args(argv)
     stack = services.keystone_swift()
     conf_text = swift_store.DRIVER_CONF.format(
@@ -112,7 +115,8 @@ def main(argv=None):
             queues[name], {'_default_message_delay': 3600}, project=PROJECT)
 
     if not args.skip_claims:
-        per_claim(drivers_, queues, args.sizes, args.repeat)
+        per_claim(drivers_, queues, args.sizes, args.repeat,
+                  args.upstream_up_to)
     print('\npost throughput, 10 messages a call, messages/s')
     for name, (control, data) in drivers_.items():
         control.queue_controller.create('posts', project=PROJECT)
@@ -169,7 +173,7 @@ def swift_ceiling(conf_text, claimers, seconds=10):
         sys.stdout.flush()
 
 
-def per_claim(drivers_, queues, sizes, repeat):
+def per_claim(drivers_, queues, sizes, repeat, upstream_up_to=None):
     print('per claim (limit 1) with N delayed ahead (after a first claim '
           'that made the containers)')
     print('%7s %-12s %6s %6s %6s %9s' % (
@@ -179,6 +183,10 @@ def per_claim(drivers_, queues, sizes, repeat):
     ahead = 0
     for size in [int(s) for s in sizes.split(',')]:
         for name, (_, data) in drivers_.items():
+            if name == 'swift' and upstream_up_to is not None and (
+                    size > upstream_up_to):
+                print('%7d %-12s skipped (--upstream-up-to)' % (size, name))
+                continue
             post_delayed(data, queues[name], size - ahead)
             print('%7d %-12s %s' % (size, name, median_claim(
                 data, queues[name], repeat)))
