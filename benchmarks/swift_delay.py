@@ -2,9 +2,11 @@
 
     python benchmarks/swift_delay.py [--sizes 0,100,1000]
         [--ready 1000] [--claimers 1,2,4,6] [--seconds 120] [--repeat 3]
+        [--upstream-up-to N] [--proxy-workers N] [--skip-claims]
+        [--breakdown]
 
-Starts Keystone and a one-replica Swift on loopback (as the tests do;
-needs the .ci/services virtualenv), with a redis management store. For N
+Starts Keystone and a one-replica Swift on loopback (as the tests do,
+from the .tox/services virtualenv), with a redis management store. For N
 delayed messages ahead of one ready one, on a queue with a default
 delay, prints per claim (limit 1; the median time of --repeat claims,
 default 3): object GETs, container listings, all
@@ -14,13 +16,18 @@ then parallel claimers: for each thread count, --ready messages posted
 ready, threads that claim 10 and delete what they got until all are
 acknowledged or --seconds pass: messages acknowledged per second, and
 how many were given early, twice or not at all (a delete refused
-because another claim holds the message counts as given twice). A claim
+because another claim holds the message counts as given twice), and the
+claimers' Swift requests per message acknowledged (with --breakdown,
+by method and container kind too). --proxy-workers N
+runs the Swift proxy as N worker processes (default one process). A claim
 that fails prints its error instead. Last, Swift's own ceiling: how many
 object PUT + GET pairs a second the same Swift serves to 1 to 12
 threads, so that the claimers' rates can be read against it.
 """
 
 import argparse
+import atexit
+import collections
 from concurrent import futures
 import sys
 import time
@@ -96,11 +103,22 @@ def main(argv=None):
     parser.add_argument('--seconds', type=float, default=120)
     parser.add_argument('--skip-claims', action='store_true')
     parser.add_argument('--repeat', type=int, default=3)
+    parser.add_argument('--breakdown', action='store_true',
+                        help="the parallel claimers' requests per message "
+                        'by method and container kind')
+    parser.add_argument('--proxy-workers', type=int, default=0,
+                        help="the Swift proxy's worker processes (default "
+                        '0: one process, as the tests run it)')
     parser.add_argument('--upstream-up-to', type=int, default=None,
                         help="skip upstream's claims at larger N (each "
                         'of its claims GETs every message ahead)')
     args = parser.parse_args(argv)
-    stack = services.keystone_swift()
+    if args.proxy_workers:
+        stack = openstack.KeystoneSwift(
+            proxy_workers=args.proxy_workers).start()
+        atexit.register(stack.cleanup)
+    else:
+        stack = services.keystone_swift()
     conf_text = swift_store.DRIVER_CONF.format(
         admin=openstack.ADMIN, password=openstack.PASSWORD,
         keystone=stack.keystone, region=openstack.REGION,
@@ -129,8 +147,9 @@ def main(argv=None):
 def parallel_claimers(drivers_, conf_text, args):
     print('\nparallel claimers (claim 10, delete each) on %d ready messages'
           % args.ready)
-    print('%8s %-12s %9s %8s %6s %6s %6s' % (
-        'threads', 'driver', 'acked', 'msg/s', 'early', 'twice', 'lost'))
+    print('%8s %-12s %9s %8s %6s %6s %6s %9s' % (
+        'threads', 'driver', 'acked', 'msg/s', 'early', 'twice', 'lost',
+        'reqs/msg'))
     cls = {'swift': upstream.DataDriver,
            'swift.delay': delay_driver.DataDriver}
     for threads in [int(t) for t in args.claimers.split(',')]:
@@ -139,15 +158,29 @@ def parallel_claimers(drivers_, conf_text, args):
             control.queue_controller.create(queue, project=PROJECT)
             due = concurrency.post_mixed(data, queue, PROJECT, args.ready,
                                          (0,))
+            claimers = []
+
+            def claimer_driver():
+                claimers.append(make(cls[name], conf_text)[1])
+                return claimers[-1]
             outcome = concurrency.run_claimers(
-                lambda: make(cls[name], conf_text)[1], queue, PROJECT, due,
-                threads, args.seconds)
+                claimer_driver, queue, PROJECT, due, threads, args.seconds)
             acked = len(outcome.acked)
             twice = sum(1 for n in outcome.acked.values() if n > 1) + len(
                 set(outcome.double))
-            print('%8d %-12s %9d %8.1f %6d %6d %6d' % (
+            # Every Swift request the claimers made (claims, deletes,
+            # promotion), per message acknowledged.
+            calls = collections.Counter()
+            for driver in claimers:
+                calls.update(driver.connection.calls)
+            print('%8d %-12s %9d %8.1f %6d %6d %6d %9.1f' % (
                 threads, name, acked, acked / outcome.seconds,
-                len(set(outcome.early)), twice, len(due) - acked))
+                len(set(outcome.early)), twice, len(due) - acked,
+                sum(calls.values()) / max(acked, 1)))
+            if args.breakdown:
+                for (method, kind), n in calls.most_common():
+                    print('%30s %-28s %6.2f' % (method, kind,
+                                                n / max(acked, 1)))
             sys.stdout.flush()
 
 

@@ -2,6 +2,7 @@
 
 import collections
 import random
+import time
 
 from oslo_serialization import jsonutils
 from oslo_utils import timeutils
@@ -21,6 +22,16 @@ from zaqar_delay.storage.swift import upstream
 # A ready message that a live claim holds (see ClaimController._take_one).
 LOCKED = object()
 
+# Once a claim of this process meets a message that another claim is
+# taking, its claims on that queue pick at random among the first
+# SPREAD x limit ready names, for CONTENDED_SECONDS after the last such
+# meeting, instead of racing the other claimers for the index's head. A
+# lone claimer never meets one and takes the oldest first.
+SPREAD = 10
+CONTENDED_SECONDS = 10
+# How many queues a process remembers meeting contention on.
+CONTENDED_QUEUES = 10000
+
 # What one claim being made takes its messages with.
 Taking = collections.namedtuple(
     'Taking', 'queue project index claim_id expires grace meta now backoff')
@@ -36,6 +47,10 @@ class ClaimController(upstream_claims.ClaimController):
     its ``lock`` entry: Swift accepts only one create-only write of a name
     while the object lives, so two claimers never both take a message.
     """
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._contended = {}    # queue: monotonic time its spread ends
 
     def create(self, queue, metadata, project=None,
                limit=storage.DEFAULT_MESSAGES_PER_CLAIM):
@@ -73,19 +88,22 @@ class ClaimController(upstream_claims.ClaimController):
         The ready index is read a page at a time from its head; a name
         whose lock another claim holds (one being taken right now) is
         passed over, and once one is, the rest of the page is tried in
-        a random order, so that parallel claimers spread over it instead
-        of racing for the same names. Reading stops when the index ends,
-        or after ``limit`` + the promotion batch size names: so a claim
-        comes back empty only when nothing ready is left but messages
-        that other claims are taking.
+        a random order, and this process's claims on the queue read
+        pages of ``SPREAD`` x ``limit`` names in a random order for a
+        while (``CONTENDED_SECONDS``), so that parallel claimers spread
+        over the index instead of racing for the same names. Reading
+        stops when the index ends, or after ``limit`` + the promotion
+        batch size names: so a claim comes back empty only when nothing
+        ready is left but messages that other claims are taking.
         """
         index = taking.index
         bound = limit + self.driver.delay_conf.promote_batch_size
-        claimed, page, marker, tried, contended = [], [], None, 0, False
+        contended = self._contended.get(index.name, 0) > time.monotonic()
+        claimed, page, marker, tried, met = [], [], None, 0, False
         while len(claimed) < limit and tried < bound:
             if not page:
-                page = index.names(idx.READY, marker=marker,
-                                   limit=limit * 2)
+                page = index.names(idx.READY, marker=marker, limit=limit * (
+                    SPREAD if contended else 2))
                 if not page:
                     break
                 marker = page[-1]
@@ -97,9 +115,14 @@ class ClaimController(upstream_claims.ClaimController):
             for taken in parallel.each(
                     lambda mid: self._take_one(taking, mid), batch):
                 if taken is LOCKED:
-                    contended = True
+                    contended = met = True
                 elif taken:
                     claimed.append(taken)
+        if met:
+            if len(self._contended) > CONTENDED_QUEUES:
+                self._contended.clear()
+            self._contended[index.name] = (time.monotonic()
+                                           + CONTENDED_SECONDS)
         return sorted(claimed, key=lambda msg: msg['id'])
 
     def _take_one(self, taking, mid):
