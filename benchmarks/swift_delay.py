@@ -18,7 +18,10 @@ acknowledged or --seconds pass: messages acknowledged per second, and
 how many were given early, twice or not at all (a delete refused
 because another claim holds the message counts as given twice), and the
 claimers' Swift requests per message acknowledged (with --breakdown,
-by method and container kind too). --proxy-workers N
+by method and container kind too), then ``+ends``: those and the
+requests of what the claims' ends cost later (claim calls made once
+Zaqar's clock is past every claim of the run, until no claim's
+``claim_expiry`` entry is left; upstream has none). --proxy-workers N
 runs the Swift proxy as N worker processes (default one process). A claim
 that fails prints its error instead. Last, Swift's own ceiling: how many
 object PUT + GET pairs a second the same Swift serves to 1 to 12
@@ -32,6 +35,7 @@ from concurrent import futures
 import sys
 import time
 
+from oslo_utils import timeutils
 from zaqar.storage.redis import driver as redis_driver
 from zaqar.storage.swift import driver as upstream
 
@@ -41,6 +45,7 @@ from tests.fixtures import openstack
 from tests.fixtures import services
 from tests.fixtures import swift_store
 from zaqar_delay.storage.swift import driver as delay_driver
+from zaqar_delay.storage.swift import index as idx
 
 PROJECT = common.PROJECT
 
@@ -147,9 +152,9 @@ def main(argv=None):
 def parallel_claimers(drivers_, conf_text, args):
     print('\nparallel claimers (claim 10, delete each) on %d ready messages'
           % args.ready)
-    print('%8s %-12s %9s %8s %6s %6s %6s %9s' % (
+    print('%8s %-12s %9s %8s %6s %6s %6s %9s %6s' % (
         'threads', 'driver', 'acked', 'msg/s', 'early', 'twice', 'lost',
-        'reqs/msg'))
+        'reqs/msg', '+ends'))
     cls = {'swift': upstream.DataDriver,
            'swift.delay': delay_driver.DataDriver}
     for threads in [int(t) for t in args.claimers.split(',')]:
@@ -173,15 +178,39 @@ def parallel_claimers(drivers_, conf_text, args):
             calls = collections.Counter()
             for driver in claimers:
                 calls.update(driver.connection.calls)
-            print('%8d %-12s %9d %8.1f %6d %6d %6d %9.1f' % (
+            run = sum(calls.values())
+            claims_end(claimers[0], data, queue, seconds=3600)
+            calls = collections.Counter()
+            for driver in claimers:
+                calls.update(driver.connection.calls)
+            print('%8d %-12s %9d %8.1f %6d %6d %6d %9.1f %6.1f' % (
                 threads, name, acked, acked / outcome.seconds,
                 len(set(outcome.early)), twice, len(due) - acked,
-                sum(calls.values()) / max(acked, 1)))
+                run / max(acked, 1), sum(calls.values()) / max(acked, 1)))
             if args.breakdown:
                 for (method, kind), n in calls.most_common():
                     print('%30s %-28s %6.2f' % (method, kind,
                                                 n / max(acked, 1)))
             sys.stdout.flush()
+
+
+def claims_end(claimer, data, queue, seconds):
+    """Claim calls (limit 1) by ``claimer`` with Zaqar's clock moved
+    ``seconds`` on, past every claim of the run, until no claim's
+    ``claim_expiry`` entry is left (``data`` looks, uncounted), at most
+    20 calls."""
+    entries = idx.Index(data.connection, queue, PROJECT)
+    timeutils.set_time_override()
+    timeutils.advance_time_seconds(seconds)
+    try:
+        for _ in range(20):
+            claimer.claim_controller.create(
+                queue, {'ttl': 60, 'grace': 0}, PROJECT, limit=1)
+            if not entries.names(idx.CLAIM_EXPIRY, end_marker=idx.until(
+                    timeutils.utcnow_ts()), limit=1):
+                return
+    finally:
+        timeutils.clear_time_override()
 
 
 def swift_ceiling(conf_text, claimers, seconds=10):

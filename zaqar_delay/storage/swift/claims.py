@@ -46,6 +46,9 @@ class ClaimController(upstream_claims.ClaimController):
     content, as upstream writes them. What decides who holds a message is
     its ``lock`` entry: Swift accepts only one create-only write of a name
     while the object lives, so two claimers never both take a message.
+    One ``claim_expiry`` entry per claim names its messages and gives
+    back, once the claim ends, those that are still there and still name
+    the claim (``promotion``).
     """
 
     def __init__(self, *args, **kwargs):
@@ -68,10 +71,21 @@ class ClaimController(upstream_claims.ClaimController):
 
         taking = Taking(queue, project, index, claim_id, expires, grace,
                         meta, now, retry.of_queue(meta, self.driver.max_delay))
-        claimed = self._take_ready(taking, limit)
-        if not claimed:
+        taken = self._take_ready(taking, limit)
+        if not taken:
             return None, []
-        ids = [msg['id'] for msg in claimed]
+        ids = [msg['id'] for msg, _ in taken]
+        # The claim's expiry entry and the messages at once; the ready
+        # entries go once the entry is written: a crash before leaves a
+        # message ready once its lock ends, after it the entry gives it
+        # back.
+        parallel.together(
+            lambda: index.put(
+                idx.CLAIM_EXPIRY, idx.claim_ends(expires, claim_id),
+                max(held[0] for _, held in taken),
+                idx.holdings({msg['id']: held for msg, held in taken})),
+            lambda: parallel.each(
+                lambda one: self._write(taking, *one), taken))
         parallel.together(
             lambda: objects.put(
                 self._client, upstream.claim_container(queue, project),
@@ -80,7 +94,7 @@ class ClaimController(upstream_claims.ClaimController):
                 headers={'x-object-meta-ttl': str(ttl)}),
             lambda: parallel.each(
                 lambda mid: index.delete(idx.READY, mid), ids))
-        return claim_id, claimed
+        return claim_id, [msg for msg, _ in taken]
 
     def _take_ready(self, taking, limit):
         """Take up to ``limit`` ready messages, ``limit`` at a time.
@@ -99,8 +113,8 @@ class ClaimController(upstream_claims.ClaimController):
         index = taking.index
         bound = limit + self.driver.delay_conf.promote_batch_size
         contended = self._contended.get(index.name, 0) > time.monotonic()
-        claimed, page, marker, tried, met = [], [], None, 0, False
-        while len(claimed) < limit and tried < bound:
+        taken, page, marker, tried, met = [], [], None, 0, False
+        while len(taken) < limit and tried < bound:
             if not page:
                 page = index.names(idx.READY, marker=marker, limit=limit * (
                     SPREAD if contended else 2))
@@ -109,25 +123,25 @@ class ClaimController(upstream_claims.ClaimController):
                 marker = page[-1]
             if contended:
                 random.shuffle(page)
-            need = limit - len(claimed)
+            need = limit - len(taken)
             batch, page = page[:need], page[need:]
             tried += len(batch)
-            for taken in parallel.each(
+            for one in parallel.each(
                     lambda mid: self._take_one(taking, mid), batch):
-                if taken is LOCKED:
+                if one is LOCKED:
                     contended = met = True
-                elif taken:
-                    claimed.append(taken)
+                elif one:
+                    taken.append(one)
         if met:
             if len(self._contended) > CONTENDED_QUEUES:
                 self._contended.clear()
             self._contended[index.name] = (time.monotonic()
                                            + CONTENDED_SECONDS)
-        return sorted(claimed, key=lambda msg: msg['id'])
+        return sorted(taken, key=lambda one: one[0]['id'])
 
     def _take_one(self, taking, mid):
-        """A ready message's lock, then the message: the message as
-        claimed, LOCKED if a live claim holds it, None if it is gone."""
+        """A ready message's lock, then the message: what ``_take``
+        returns, LOCKED if a live claim holds it, None if it is gone."""
         index = taking.index
         # The message is read once the lock is written: a claim that held
         # it before wrote it before giving the lock up.
@@ -144,7 +158,9 @@ class ClaimController(upstream_claims.ClaimController):
         return self._take(taking, mid, *found)
 
     def _take(self, taking, mid, headers, body):
-        """Mark a locked message claimed; None if it went to the DLQ."""
+        """A locked message as claimed, and (its expiry, its retry backoff)
+        with the claim: what ``_write`` writes; None if it went to the
+        DLQ."""
         msg = jsonutils.loads(body)
         msg['claim_count'] = msg.get('claim_count', 0) + 1
         client = headers.get('x-object-meta-clientid', '')
@@ -153,7 +169,7 @@ class ClaimController(upstream_claims.ClaimController):
                 and msg['claim_count'] > meta['_max_claim_count']):
             self._dead_letter(taking, mid, msg, client)
             return None
-        now, index = taking.now, taking.index
+        now = taking.now
         msg_expires = max(int(headers['x-delete-at']),
                           taking.expires + taking.grace)
         msg.update(claim_id=taking.claim_id,
@@ -161,26 +177,27 @@ class ClaimController(upstream_claims.ClaimController):
         wait = taking.backoff and retry.seconds(taking.backoff,
                                                 msg['claim_count'])
         msg['retry_backoff'] = wait or 0
-        content = jsonutils.dumps(msg)
-        # The ready entry goes after (``create``): a crash before leaves
-        # the message ready once its lock ends; after it, the claim's
-        # expiry entry gives it back.
-        parallel.together(
-            lambda: objects.put(
-                self._client,
-                upstream.message_container(taking.queue, taking.project),
-                mid, content, msg_expires, content_type='application/json',
-                headers={'x-object-meta-clientid': client}),
-            lambda: index.put(idx.CLAIM_EXPIRY,
-                              idx.held_until(taking.expires, mid),
-                              msg_expires, idx.holding(msg_expires, wait)))
         msg['id'] = mid
-        msg.pop('retry_backoff')
         # Zaqar's clock is whole seconds; the posting time is finer.
         msg['age'] = max(0, now - idtime.created_at(mid, headers))
+        msg['_client'] = client
+        return msg, (msg_expires, wait or 0)
+
+    def _write(self, taking, msg, held):
+        """Write a taken message back, claimed; trim it to what the claim
+        returns."""
+        mid, client = msg.pop('id'), msg.pop('_client')
+        age = msg.pop('age')
+        objects.put(
+            self._client,
+            upstream.message_container(taking.queue, taking.project),
+            mid, jsonutils.dumps(msg), held[0],
+            content_type='application/json',
+            headers={'x-object-meta-clientid': client})
+        msg.update(id=mid, age=age)
+        msg.pop('retry_backoff')
         msg.pop('delay_expires', None)
         msg.pop('checksum', None)
-        return msg
 
     def _dead_letter(self, taking, mid, msg, client):
         meta, now, project = taking.meta, taking.now, taking.project
@@ -244,53 +261,57 @@ class ClaimController(upstream_claims.ClaimController):
     def update(self, queue, claim_id, metadata, project=None):
         if not self._queue_ctrl.exists(queue, project):
             raise errors.QueueDoesNotExist(queue, project)
-        _, _, ids = self._claim(queue, claim_id, project)
+        old, _, ids = self._claim(queue, claim_id, project)
         msg_ctrl = self.driver.message_controller
         index = msg_ctrl._index(queue, project)
         now = timeutils.utcnow_ts()
         expires = now + metadata['ttl']
-        for mid, held, headers, body in self._held(queue, project, index,
-                                                   claim_id, ids, now):
-            wait = jsonutils.loads(body).get('retry_backoff', 0)
+        held = [(mid, lock, headers, jsonutils.loads(body).get(
+            'retry_backoff', 0)) for mid, lock, headers, body in self._held(
+                queue, project, index, claim_id, ids, now)]
+        moved = {mid: (max(int(headers['x-delete-at']),
+                           expires + metadata['grace']), wait)
+                 for mid, _, headers, wait in held}
+        if moved:
+            # The claim's new expiry entry before any lock moves: a crash
+            # between the two leaves a lock to end at the old time, when
+            # the old entry gives the message back; never a lock that
+            # outlives every entry (hidden until the message's ttl).
+            index.put(idx.CLAIM_EXPIRY, idx.claim_ends(expires, claim_id),
+                      max(exp for exp, _ in moved.values()),
+                      idx.holdings(moved))
+        for mid, lock, headers, wait in held:
             msg_expires = int(headers['x-delete-at'])
-            new_expires = max(msg_expires, expires + metadata['grace'])
-            if new_expires != msg_expires:
+            if moved[mid][0] != msg_expires:
                 objects.expire(
                     self._client, upstream.message_container(queue, project),
-                    mid, new_expires, {'x-object-meta-clientid': headers.get(
-                        'x-object-meta-clientid', '')})
-            # The new expiry entry before the lock moves: a crash between
-            # the two leaves the lock to end at the old time, when the old
-            # entry gives the message back; never a lock that outlives
-            # every entry (hidden until the message's ttl).
-            index.put(idx.CLAIM_EXPIRY, idx.held_until(expires, mid),
-                      new_expires, idx.holding(new_expires, wait))
+                    mid, moved[mid][0], {'x-object-meta-clientid':
+                                         headers.get('x-object-meta-clientid',
+                                                     '')})
             index.expire(idx.LOCK, mid, expires)
-            if not self._still_held(queue, project, index, mid, claim_id):
-                # Our claim ended before the POST and another took the
-                # message: its lock got our expiry, and has its own back.
-                index.delete(idx.CLAIM_EXPIRY, idx.held_until(expires, mid))
-                continue
-            self._forget(index, held, mid, msg_expires, wait,
-                         keep=expires)
+            # Our claim ended before the POST and another took the
+            # message: its lock got our expiry, and has its own back; our
+            # entry passes over a message it holds no lock of.
+            if self._still_held(queue, project, index, mid, claim_id):
+                self._forget(index, lock, mid, msg_expires, wait)
+        if old != expires:
+            index.delete(idx.CLAIM_EXPIRY, idx.claim_ends(old, claim_id))
         objects.expire(self._client, upstream.claim_container(queue, project),
                        claim_id, expires,
                        {'x-object-meta-ttl': str(metadata['ttl'])})
 
     @staticmethod
-    def _forget(index, held, mid, expires, wait, keep=None):
-        """Delete the CLAIM_EXPIRY entry of a message's lock as ``held``
-        (unless it ends at ``keep``, the entry just written), and one of
-        the earlier layout, which named the message's expiry and retry
-        backoff."""
-        deletes = [lambda: index.delete(idx.CLAIM_EXPIRY,
-                                        idx.legacy_held_until(
-                                            held.expires, expires, mid,
-                                            wait))]
-        if held.expires != keep:
-            deletes.append(lambda: index.delete(
-                idx.CLAIM_EXPIRY, idx.held_until(held.expires, mid)))
-        parallel.together(*deletes)
+    def _forget(index, held, mid, expires, wait):
+        """Delete the entries of one message that claims wrote before
+        they wrote one entry a claim: named by the message's lock as
+        ``held``, and the earlier one that named the message's expiry and
+        retry backoff. A claim given back or moved leaves none that could
+        give the message back at its old time."""
+        parallel.together(
+            lambda: index.delete(idx.CLAIM_EXPIRY, idx.legacy_held_until(
+                held.expires, expires, mid, wait)),
+            lambda: index.delete(idx.CLAIM_EXPIRY, idx.held_until(
+                held.expires, mid)))
 
     def _still_held(self, queue, project, index, mid, claim_id):
         """After a lock's expiry was moved (a POST, which Swift cannot make
@@ -308,7 +329,7 @@ class ClaimController(upstream_claims.ClaimController):
 
     def delete(self, queue, claim_id, project=None):
         try:
-            _, _, ids = self._claim(queue, claim_id, project)
+            expires, _, ids = self._claim(queue, claim_id, project)
         except errors.ClaimDoesNotExist:
             return
         msg_ctrl = self.driver.message_controller
@@ -322,20 +343,24 @@ class ClaimController(upstream_claims.ClaimController):
             if wait:
                 msg['delay_expires'] = now + wait
             msg_expires = int(headers['x-delete-at'])
-            objects.put(
-                self._client, upstream.message_container(queue, project), mid,
-                jsonutils.dumps(msg), msg_expires,
-                content_type='application/json',
-                headers={'x-object-meta-clientid':
-                         headers.get('x-object-meta-clientid', '')})
+            # Its entries before the message drops the claim id: until
+            # then, the claim's expiry entry gives it back; the live lock
+            # keeps other claims off it until it goes, last.
             if wait:
                 index.put(idx.WAITING, mid, msg_expires)
                 index.put(idx.DUE, idx.timed(now + wait, msg_expires, mid),
                           msg_expires)
             else:
                 index.put(idx.READY, mid, msg_expires)
+            objects.put(
+                self._client, upstream.message_container(queue, project), mid,
+                jsonutils.dumps(msg), msg_expires,
+                content_type='application/json',
+                headers={'x-object-meta-clientid':
+                         headers.get('x-object-meta-clientid', '')})
             self._forget(index, held, mid, msg_expires, wait)
             index.unlock(mid, held)
+        index.delete(idx.CLAIM_EXPIRY, idx.claim_ends(expires, claim_id))
         with responses.tolerating(responses.NOT_FOUND):
             self._client.delete_object(
                 upstream.claim_container(queue, project), claim_id)

@@ -9,6 +9,8 @@ index is read; Swift lists them in name order, bounded by ``marker``,
 
 import time
 
+from oslo_serialization import jsonutils
+
 from zaqar_delay.storage.swift import locks
 from zaqar_delay.storage.swift import objects
 from zaqar_delay.storage.swift import responses
@@ -16,7 +18,7 @@ from zaqar_delay.storage.swift import responses
 READY = 'ready'                # <id>: due and not claimed
 WAITING = 'waiting'            # <id>: not due yet
 DUE = 'due'                    # <due>.<expires>.<id>: not due yet
-CLAIM_EXPIRY = 'claim_expiry'  # <claim expires>.<id>: held by a claim
+CLAIM_EXPIRY = 'claim_expiry'  # <claim expires>-<claim id>: held by it
 LOCK = 'lock'                  # <id>, content the claim id: held
 DEDUP = 'dedup'                # <digest>, content the message id
 KINDS = (READY, WAITING, DUE, CLAIM_EXPIRY, LOCK, DEDUP)
@@ -40,9 +42,39 @@ def untimed(name):
     return int(when), int(expires), message_id
 
 
+def claim_ends(claim_expires, claim_id):
+    """The name of a claim's CLAIM_EXPIRY entry. Its content is
+    ``holdings()``'s."""
+    return '%010d-%s' % (claim_expires, claim_id)
+
+
+def holdings(held):
+    """The content of a claim's CLAIM_EXPIRY entry: for each message id
+    of ``held``, a dict, the message's expiry and its retry backoff in
+    seconds."""
+    return jsonutils.dump_as_bytes(
+        {mid: [int(expires), int(wait or 0)]
+         for mid, (expires, wait) in held.items()})
+
+
+def held_of(content):
+    """``holdings()`` read back: {message id: (expires, wait)}."""
+    return {mid: tuple(pair)
+            for mid, pair in jsonutils.loads(content).items()}
+
+
+def claim_ended(name):
+    """(claim expiry, claim id) of a claim's CLAIM_EXPIRY entry; None for
+    an entry of one message (``unheld``, ``legacy_held``)."""
+    when, sep, claim_id = name.partition('-')
+    return (int(when), claim_id) if sep and when.isdigit() else None
+
+
 def held_until(claim_expires, message_id):
-    """The name of a CLAIM_EXPIRY entry: what a message's lock (which
-    expires with its claim) names. Its content is ``holding()``'s."""
+    """The name of a CLAIM_EXPIRY entry of one message, which claims
+    wrote before they wrote one entry a claim (``claim_ends``), and
+    ``migrate`` still writes: what a message's lock (which expires with
+    its claim) names. Its content is ``holding()``'s."""
     return '%010d.%s' % (claim_expires, message_id)
 
 
@@ -85,6 +117,7 @@ class Index:
     def __init__(self, client, queue, project):
         self._client = client
         self.name = (project, queue)
+        self.queue, self.project = queue, project
         self._queue = (queue, project)
         self._names = {kind: container(kind, queue, project)
                        for kind in KINDS}

@@ -1,7 +1,5 @@
 """Message operations of the ``swift.delay`` driver."""
 
-import threading
-
 from oslo_serialization import jsonutils
 from oslo_utils import timeutils
 from oslo_utils import uuidutils
@@ -17,6 +15,7 @@ from zaqar_delay.storage.swift import index as idx
 from zaqar_delay.storage.swift import locks
 from zaqar_delay.storage.swift import objects
 from zaqar_delay.storage.swift import parallel
+from zaqar_delay.storage.swift import promotion
 from zaqar_delay.storage.swift import pushes
 from zaqar_delay.storage.swift import responses
 from zaqar_delay.storage.swift import upstream
@@ -25,9 +24,6 @@ from zaqar_delay.storage.swift import upstream
 # crash between taking it and deleting the message hides the message for
 # no longer than this.
 DELETE_HOLD = 60
-
-# How many queues a process remembers having promoted this second.
-CAUGHT_UP_QUEUES = 10000
 
 
 def basic(message_id, body, headers, now):
@@ -62,8 +58,9 @@ class MessageController(upstream_messages.MessageController):
     ``ready``         ``<id>``                     due and not claimed
     ``waiting``       ``<id>``                     not due yet
     ``due``           ``<due>.<expires>.<id>``     not due yet
-    ``claim_expiry``  ``<claim exp>.<id>``         held by a claim
-                      (``<expires> <backoff>``)
+    ``claim_expiry``  ``<claim exp>-<claim id>``   held by a claim
+                      (JSON ``{<id>: [<expires>,
+                      <backoff>]}``)
     ``lock``          ``<id>`` (the claim id)      held; expires with the
                                                    claim; counts as claimed
     ``dedup``         ``<digest>`` (the id)        holds a dedup value,
@@ -73,13 +70,18 @@ class MessageController(upstream_messages.MessageController):
     A claim lists ``ready`` (O(limit) names) and takes each message with a
     create-only write of its ``lock`` (``If-None-Match: *``), which Swift
     refuses while another claim's lock lives; only then does it move the
-    message's entries. A delete with a claim reads the lock alone. List
-    pages read ``ready`` (and ``lock`` or ``waiting`` when asked, merged by
-    id) after the marker. ``due`` and ``claim_expiry`` entries up to now
-    are moved back to ``ready`` first, at most ``[delay]
+    message's entries; its ``claim_expiry`` entry names the messages it
+    took, and gives back at the claim's expiry those that are still there
+    and still name the claim. A delete with a claim reads the lock alone
+    and deletes the message, then its lock. List pages read ``ready``
+    (and ``lock`` or ``waiting`` when asked, merged by id) after the
+    marker. ``due`` and ``claim_expiry`` entries up to now are moved back
+    to ``ready`` first (``promotion``), at most ``[delay]
     promote_batch_size`` each per call, and once a second per queue and
-    process when there were fewer. Entries of the earlier layout
-    (``claimed``; ``claim_expiry`` named ``<claim exp>.<expires>.<id>
+    process when there were fewer. Entries of the earlier layouts
+    (``claimed``; ``claim_expiry`` entries of one message, named
+    ``<claim exp>.<id>``, content ``<expires> <backoff>``, which
+    ``migrate`` still writes, or ``<claim exp>.<expires>.<id>
     [.<backoff>]``) are still read and deleted.
 
     With zaqar-delay's notifier stage in the message pipeline, a delayed
@@ -89,80 +91,17 @@ class MessageController(upstream_messages.MessageController):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self._promoting = set()     # queues a thread is promoting
-        self._caught_up = {}        # queue: second promotion caught up
-        self._promoting_lock = threading.Lock()
+        self._promotion = promotion.Promotion(
+            self._client,
+            lambda: self.driver.delay_conf.promote_batch_size)
 
     def _index(self, queue, project):
         return idx.Index(self._client, queue, project)
 
     def _promote(self, index, now):
-        """Make ready what has come due and what expired claims held, at
-        most ``promote_batch_size`` of each; the two listings are read
-        at once, and the entries moved ``parallel.WORKERS`` at a time.
-        A queue that another thread of this process is promoting is
-        left to it, and so is one whose promotion in this process found
-        less than a batch of each in the same second of Zaqar's clock:
-        every entry is written to come due after the second it is
-        written in, so no new one can be due before the next second."""
-        with self._promoting_lock:
-            if (index.name in self._promoting
-                    or self._caught_up.get(index.name) == now):
-                return
-            self._promoting.add(index.name)
-        caught_up = False
-        try:
-            caught_up = self._promote_batch(index, now)
-        finally:
-            with self._promoting_lock:
-                self._promoting.discard(index.name)
-                if caught_up:
-                    if len(self._caught_up) > CAUGHT_UP_QUEUES:
-                        self._caught_up.clear()
-                    self._caught_up[index.name] = now
-
-    def _promote_batch(self, index, now):
-        end, batch = idx.until(now), self.driver.delay_conf.promote_batch_size
-        due, ended = parallel.together(
-            lambda: index.names(idx.DUE, end_marker=end, limit=batch),
-            lambda: index.names(idx.CLAIM_EXPIRY, end_marker=end,
-                                limit=batch))
-        parallel.each(lambda name: self._come_due(index, name), due)
-        parallel.each(lambda name: self._claim_ended(index, name, now),
-                      ended)
-        return len(due) < batch and len(ended) < batch
-
-    @staticmethod
-    def _come_due(index, name):
-        _, expires, mid = idx.untimed(name)
-        # The ``due`` entry goes last: promotion finds the message by it.
-        parallel.together(lambda: index.put(idx.READY, mid, expires),
-                          lambda: index.delete(idx.WAITING, mid))
-        index.delete(idx.DUE, name)
-
-    @staticmethod
-    def _claim_ended(index, name, now):
-        """Give back the message of an expired claim's entry: ready, or
-        waiting out its retry backoff; its lock, expired, goes after."""
-        entry = idx.unheld(name)
-        if entry is None:
-            ended, expires, mid, wait = idx.legacy_held(name)
-        else:
-            (ended, mid), content = entry, index.read(idx.CLAIM_EXPIRY, name)
-            if content is None:     # the message was deleted meanwhile
-                return
-            expires, wait = (int(x) for x in content.split())
-        held = index.lock_of(mid)
-        if held is None or held.expires <= now:
-            if ended + wait > now:      # its retry backoff
-                index.put(idx.DUE, idx.timed(ended + wait, expires, mid),
-                          expires)
-                index.put(idx.WAITING, mid, expires)
-            else:
-                index.put(idx.READY, mid, expires)
-            if held is not None:
-                index.unlock(mid, held)
-        index.delete(idx.CLAIM_EXPIRY, name)
+        """Make ready what has come due and what expired claims held
+        (``promotion.Promotion``)."""
+        self._promotion.promote(index, now)
 
     def post(self, queue, messages, client_uuid, project=None):
         messages = list(messages)
@@ -310,17 +249,16 @@ class MessageController(upstream_messages.MessageController):
     def _drop_claimed(self, queue, project, mid, claim):
         """Delete a message that a live lock of ``claim`` holds, knowing
         it by that lock alone; False when no such lock holds it. The
-        message goes first: its claim's entry gives it back until then."""
+        message goes first, its lock after: its claim's entry gives back
+        a message that is still there and names the claim, and passes
+        over one that is gone."""
         index = self._index(queue, project)
         held = index.lock_of(mid)
         if (held is None or held.holder != claim
                 or held.expires <= timeutils.utcnow_ts()):
             return False
         self._delete(queue, mid, project)
-        parallel.together(
-            lambda: index.delete(idx.CLAIM_EXPIRY,
-                                 idx.held_until(held.expires, mid)),
-            lambda: index.unlock(mid, held))
+        index.unlock(mid, held)
         return True
 
     def _read(self, queue, project, mid):

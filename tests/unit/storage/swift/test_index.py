@@ -1,0 +1,31 @@
+import testtools
+
+from zaqar_delay.storage.swift import idtime
+from zaqar_delay.storage.swift import index as idx
+
+
+class ClaimExpiryNamesTest(testtools.TestCase):
+
+    def test_a_claims_entry_reads_back(self):
+        name = idx.claim_ends(1790000000, 'a951c595-357b-4460-9601')
+        self.assertEqual((1790000000, 'a951c595-357b-4460-9601'),
+                         idx.claim_ended(name))
+
+    def test_entries_of_one_message_are_not_a_claims(self):
+        mid = idtime.new()
+        self.assertIsNone(idx.claim_ended(idx.held_until(1790000000, mid)))
+        self.assertIsNone(idx.claim_ended(
+            idx.legacy_held_until(1790000000, 1790000100, mid, 5)))
+        self.assertEqual((1790000000, mid),
+                         idx.unheld(idx.held_until(1790000000, mid)))
+
+    def test_every_kind_sorts_by_claim_expiry_before_until(self):
+        mid, now = idtime.new(), 1790000000
+        for name in (idx.claim_ends(now, 'c'), idx.held_until(now, mid),
+                     idx.legacy_held_until(now, now + 9, mid)):
+            self.assertLess(name, idx.until(now))
+            self.assertGreater(name, idx.until(now - 1))
+
+    def test_holdings_read_back(self):
+        held = {idtime.new(): (1790000100, 0), idtime.new(): (1790000200, 30)}
+        self.assertEqual(held, idx.held_of(idx.holdings(held)))

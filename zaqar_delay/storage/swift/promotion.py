@@ -1,0 +1,161 @@
+"""Promotion: entries of a ``swift.delay`` queue that came due.
+
+``due`` entries up to now make their messages ready; ``claim_expiry``
+entries up to now give back what their expired claims still hold (see
+``messages.MessageController`` for the layout). Claims, list pages and
+stats promote first, a batch of each kind at a time.
+"""
+
+import threading
+
+from oslo_serialization import jsonutils
+
+from zaqar_delay.storage.swift import index as idx
+from zaqar_delay.storage.swift import parallel
+from zaqar_delay.storage.swift import responses
+from zaqar_delay.storage.swift import upstream
+
+# How many queues a process remembers having promoted this second.
+CAUGHT_UP_QUEUES = 10000
+
+
+class Promotion:
+    """The promotion of one driver's queues (one per message controller).
+
+    ``batch_size`` returns ``[delay] promote_batch_size``, read at each
+    promotion.
+    """
+
+    def __init__(self, client, batch_size):
+        self._client = client
+        self._batch_size = batch_size
+        self._promoting = set()     # queues a thread is promoting
+        self._caught_up = {}        # queue: second promotion caught up
+        self._promoting_lock = threading.Lock()
+
+    def promote(self, index, now):
+        """Make ready what has come due and what expired claims held, at
+        most ``promote_batch_size`` of each; the two listings are read
+        at once, and the entries moved ``parallel.WORKERS`` at a time.
+        A queue that another thread of this process is promoting is
+        left to it, and so is one whose promotion in this process found
+        less than a batch of each in the same second of Zaqar's clock:
+        every entry is written to come due after the second it is
+        written in, so no new one can be due before the next second."""
+        with self._promoting_lock:
+            if (index.name in self._promoting
+                    or self._caught_up.get(index.name) == now):
+                return
+            self._promoting.add(index.name)
+        caught_up = False
+        try:
+            caught_up = self._batch(index, now)
+        finally:
+            with self._promoting_lock:
+                self._promoting.discard(index.name)
+                if caught_up:
+                    if len(self._caught_up) > CAUGHT_UP_QUEUES:
+                        self._caught_up.clear()
+                    self._caught_up[index.name] = now
+
+    def _batch(self, index, now):
+        end, batch = idx.until(now), self._batch_size()
+        due, ended = parallel.together(
+            lambda: index.names(idx.DUE, end_marker=end, limit=batch),
+            lambda: index.names(idx.CLAIM_EXPIRY, end_marker=end,
+                                limit=batch))
+        parallel.each(lambda name: self._come_due(index, name), due)
+        parallel.each(lambda name: self._claim_ended(index, name, now),
+                      ended)
+        return len(due) < batch and len(ended) < batch
+
+    @staticmethod
+    def _come_due(index, name):
+        _, expires, mid = idx.untimed(name)
+        # The ``due`` entry goes last: promotion finds the message by it.
+        parallel.together(lambda: index.put(idx.READY, mid, expires),
+                          lambda: index.delete(idx.WAITING, mid))
+        index.delete(idx.DUE, name)
+
+    def _claim_ended(self, index, name, now):
+        """Give back what an expired claim's entry names and the claim
+        still holds, then delete the entry."""
+        claim = idx.claim_ended(name)
+        if claim is not None:
+            self._claim_entry_ended(index, name, now, *claim)
+        else:
+            self._message_entry_ended(index, name, now)
+        index.delete(idx.CLAIM_EXPIRY, name)
+
+    @staticmethod
+    def _give_back(index, mid, ended, expires, wait, now, held):
+        """Make a message whose claim ended ready, or waiting out its
+        retry backoff; then delete its expired lock ``held``, if any."""
+        if ended + wait > now:      # its retry backoff
+            index.put(idx.DUE, idx.timed(ended + wait, expires, mid),
+                      expires)
+            index.put(idx.WAITING, mid, expires)
+        else:
+            index.put(idx.READY, mid, expires)
+        if held is not None:
+            index.unlock(mid, held)
+
+    def _claim_entry_ended(self, index, name, now, ended, claim_id):
+        """A claim's entry: each message that still names the claim (a
+        delete removes the message, a release its claim id) and whose lock
+        did not move past now (a renewal's entry gives that one back)
+        goes back. The message listing over the claim's ids tells which
+        are still there."""
+        content = index.read(idx.CLAIM_EXPIRY, name)
+        if content is None:
+            return
+        held = idx.held_of(content)
+        queue, project = index.queue, index.project
+        bound = 4 * len(held) + 100
+        listed = []
+        with responses.tolerating(responses.NOT_FOUND):
+            listed = self._client.get_container(
+                upstream.message_container(queue, project),
+                marker=min(held)[:-1], end_marker=max(held) + '\x7f',
+                limit=bound)[1]
+        if len(listed) < bound:
+            held = {obj['name']: held[obj['name']] for obj in listed
+                    if obj['name'] in held}
+
+        def one(mid):
+            found = self._message(queue, mid, project)
+            if (found is None
+                    or jsonutils.loads(found[1]).get('claim_id') != claim_id):
+                return
+            lock = index.lock_of(mid)
+            if lock is None or lock.expires <= now:
+                self._give_back(index, mid, ended, *held[mid], now=now,
+                                held=lock)
+        parallel.each(one, held)
+
+    def _message_entry_ended(self, index, name, now):
+        """An entry of one message (the earlier layouts)."""
+        entry = idx.unheld(name)
+        if entry is None:
+            ended, expires, mid, wait = idx.legacy_held(name)
+        else:
+            (ended, mid), content = entry, index.read(idx.CLAIM_EXPIRY, name)
+            if content is None:     # the message was deleted meanwhile
+                return
+            expires, wait = (int(x) for x in content.split())
+        held = index.lock_of(mid)
+        if held is not None and held.expires > now:
+            return
+        # A delete with its claim no longer deletes this entry: a message
+        # without a lock may be gone.
+        if held is None and self._message(index.queue, mid,
+                                          index.project) is None:
+            return
+        self._give_back(index, mid, ended, expires, wait, now, held)
+
+    def _message(self, queue, mid, project):
+        """(headers, content) of a message; None if it is gone."""
+        with responses.tolerating(responses.NOT_FOUND):
+            return self._client.get_object(
+                upstream.message_container(queue, project), mid)
+        return None
