@@ -107,9 +107,9 @@ class Promotion:
         goes back. The message listing over the claim's ids tells which
         are still there."""
         content = index.read(idx.CLAIM_EXPIRY, name)
-        if content is None:
+        held = content and idx.held_of(content)
+        if not held:
             return
-        held = idx.held_of(content)
         queue, project = index.queue, index.project
         bound = 4 * len(held) + 100
         listed = []

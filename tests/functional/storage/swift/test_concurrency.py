@@ -11,11 +11,11 @@ class SwiftConcurrentClaimersTest(concurrency.ConcurrentClaimers,
     config_file = swift_store.CONF
     # Six claimers (claim 1-10 and delete, or release a fifth of the
     # time) on 300 mixed-delay messages. benchmarks/swift_delay.py
-    # measures 14 messages/s for six claimers that claim 10 and delete on
-    # this machine's Swift (two cores, busy), so 300 would take about 20
-    # s alone; with releases, smaller claims and two other test workers
-    # busy the test took 95-99 s here. The bound (six times that) leaves
-    # room for a slower or busier machine.
+    # measures 23 messages/s for six claimers that claim 10 and delete on
+    # this machine's Swift (two cores), so 300 would take about 15 s
+    # alone; with releases, smaller claims and two other test workers
+    # busy the test took up to 99 s here. The bound (six times that)
+    # leaves room for a slower or busier machine.
     claimers = 6
     messages = 300
     claim_seconds = 600
