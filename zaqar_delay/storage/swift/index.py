@@ -118,7 +118,6 @@ class Index:
         self._client = client
         self.name = (project, queue)
         self.queue, self.project = queue, project
-        self._queue = (queue, project)
         self._names = {kind: container(kind, queue, project)
                        for kind in KINDS}
 
@@ -207,7 +206,8 @@ class Index:
 
     def drop(self):
         """Delete every index container and its entries."""
-        legacy = [container(kind, *self._queue) for kind in LEGACY_KINDS]
+        legacy = [container(kind, self.queue, self.project)
+                  for kind in LEGACY_KINDS]
         for name in list(self._names.values()) + legacy:
             self._empty(name)
             with responses.tolerating(responses.NOT_FOUND,
