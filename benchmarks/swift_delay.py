@@ -175,14 +175,9 @@ def parallel_claimers(drivers_, conf_text, args):
                 set(outcome.double))
             # Every Swift request the claimers made (claims, deletes,
             # promotion), per message acknowledged.
-            calls = collections.Counter()
-            for driver in claimers:
-                calls.update(driver.connection.calls)
-            run = sum(calls.values())
+            run = sum(requests(claimers).values())
             claims_end(claimers[0], data, queue, seconds=3600)
-            calls = collections.Counter()
-            for driver in claimers:
-                calls.update(driver.connection.calls)
+            calls = requests(claimers)
             print('%8d %-12s %9d %8.1f %6d %6d %6d %9.1f %6.1f' % (
                 threads, name, acked, acked / outcome.seconds,
                 len(set(outcome.early)), twice, len(due) - acked,
@@ -192,6 +187,14 @@ def parallel_claimers(drivers_, conf_text, args):
                     print('%30s %-28s %6.2f' % (method, kind,
                                                 n / max(acked, 1)))
             sys.stdout.flush()
+
+
+def requests(drivers_):
+    """The Swift requests ``drivers_`` made so far, by (method, kind)."""
+    calls = collections.Counter()
+    for driver in drivers_:
+        calls.update(driver.connection.calls)
+    return calls
 
 
 def claims_end(claimer, data, queue, seconds):

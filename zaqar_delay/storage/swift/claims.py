@@ -186,18 +186,16 @@ class ClaimController(upstream_claims.ClaimController):
     def _write(self, taking, msg, held):
         """Write a taken message back, claimed; trim it to what the claim
         returns."""
-        mid, client = msg.pop('id'), msg.pop('_client')
-        age = msg.pop('age')
         objects.put(
             self._client,
             upstream.message_container(taking.queue, taking.project),
-            mid, jsonutils.dumps(msg), held[0],
+            msg['id'], jsonutils.dumps({
+                key: value for key, value in msg.items()
+                if key not in ('id', 'age', '_client')}), held[0],
             content_type='application/json',
-            headers={'x-object-meta-clientid': client})
-        msg.update(id=mid, age=age)
-        msg.pop('retry_backoff')
-        msg.pop('delay_expires', None)
-        msg.pop('checksum', None)
+            headers={'x-object-meta-clientid': msg.pop('_client')})
+        for key in ('retry_backoff', 'delay_expires', 'checksum'):
+            msg.pop(key, None)
 
     def _dead_letter(self, taking, mid, msg, client):
         meta, now, project = taking.meta, taking.now, taking.project
