@@ -38,14 +38,15 @@ Taking = collections.namedtuple(
 
 
 class ClaimController(upstream_claims.ClaimController):
-    """Claims that take a message only through its create-only lock.
+    """Claims that take a message only through its lock.
 
     The claim object is upstream's (container ``zaqar_claim:<queue>:
     <project>``, content the JSON list of its message ids, ``X-Delete-At``
     the claim's expiry), and claimed messages carry the claim id in their
     content, as upstream writes them. What decides who holds a message is
-    its ``lock`` entry: Swift accepts only one create-only write of a name
-    while the object lives, so two claimers never both take a message.
+    its ``lock`` entry, taken as ``locks`` takes a name (a bid, a
+    create-only door, the bid read back, then the lock settled), so that
+    two claimers never both take a message.
     One ``claim_expiry`` entry per claim names its messages and gives
     back, once the claim ends, those that are still there and still name
     the claim (``promotion``).
@@ -127,7 +128,8 @@ class ClaimController(upstream_claims.ClaimController):
             batch, page = page[:need], page[need:]
             tried += len(batch)
             for one in parallel.each(
-                    lambda mid: self._take_one(taking, mid), batch):
+                    lambda mid: self._take_one(taking, mid, contended),
+                    batch):
                 if one is LOCKED:
                     contended = met = True
                 elif one:
@@ -139,16 +141,18 @@ class ClaimController(upstream_claims.ClaimController):
                                            + CONTENDED_SECONDS)
         return sorted(taken, key=lambda one: one[0]['id'])
 
-    def _take_one(self, taking, mid):
+    def _take_one(self, taking, mid, contended=False):
         """A ready message's lock, then the message: what ``_take``
-        returns, LOCKED if a live claim holds it, None if it is gone."""
+        returns, LOCKED if a live claim holds it (or another claim is
+        taking it), None if it is gone. Under contention, the lock is read
+        before any bid (``locks.take_and``)."""
         index = taking.index
         # The message is read once the lock is written: a claim that held
         # it before wrote it before giving the lock up.
         taken, found = index.lock_and(
             mid, taking.claim_id, taking.expires, taking.now,
             lambda: self.driver.message_controller._found(
-                taking.queue, mid, taking.project))
+                taking.queue, mid, taking.project), look_first=contended)
         if not taken:
             return LOCKED
         if found is None:

@@ -6,20 +6,24 @@ give the pool a ``swift.delay://user:password@/project`` URI: that URI is
 used.
 """
 
+from zaqar.common import decorators
 from zaqar.conf import drivers_message_store_swift as swift_opts
 from zaqar.storage.swift import driver as upstream_driver
 
 from zaqar_delay.storage import common
 from zaqar_delay.storage.swift import claims
+from zaqar_delay.storage.swift import client
 from zaqar_delay.storage.swift import messages
 from zaqar_delay.storage.swift import pushes
+from zaqar_delay.storage.swift import upstream
 
 NAME = 'swift.delay'
 
 
 class DataDriver(common.DelaySettings, upstream_driver.DataDriver):
     """Upstream's swift DataDriver with the delay message and claim
-    controllers, and pending pushes."""
+    controllers, pending pushes, and a client that keeps its connections
+    (``client.Client``)."""
 
     message_class = messages.MessageController
     claim_class = claims.ClaimController
@@ -31,3 +35,8 @@ class DataDriver(common.DelaySettings, upstream_driver.DataDriver):
         if uri:
             self.swift_conf = common.UriOptions(
                 conf[swift_opts.GROUP_NAME], uri)
+
+    @decorators.lazy_property(write=False)
+    def connection(self):
+        return client.Client(upstream.ClientWrapper(self.swift_conf),
+                             insecure=self.swift_conf.insecure)

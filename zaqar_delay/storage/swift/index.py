@@ -152,12 +152,13 @@ class Index:
         return locks.take(self._client, self._names[LOCK], message_id,
                           claim_id, expires, now)
 
-    def lock_and(self, message_id, claim_id, expires, now, also):
-        """``lock``, calling ``also`` at once with the lock's read-back
+    def lock_and(self, message_id, claim_id, expires, now, also,
+                 look_first=True):
+        """``lock``, calling ``also`` at once with the bid's read-back
         (``locks.take_and``): (True, what it returned), or (False,
         None)."""
         return locks.take_and(self._client, self._names[LOCK], message_id,
-                              claim_id, expires, now, also)
+                              claim_id, expires, now, also, look_first)
 
     def lock_of(self, message_id):
         """The Lock of a message (its ``holder`` is the claim id), live or
@@ -206,9 +207,10 @@ class Index:
 
     def drop(self):
         """Delete every index container and its entries."""
-        legacy = [container(kind, self.queue, self.project)
+        others = [container(kind, self.queue, self.project)
                   for kind in LEGACY_KINDS]
-        for name in list(self._names.values()) + legacy:
+        others += [locks.bids(self._names[kind]) for kind in (LOCK, DEDUP)]
+        for name in list(self._names.values()) + others:
             self._empty(name)
             with responses.tolerating(responses.NOT_FOUND,
                                       responses.CONFLICT):

@@ -4,13 +4,35 @@ A lock is a small object whose content names its holder and whose
 ``X-Delete-At`` is its expiry. Liveness is judged with Zaqar's clock
 (``now``), as for every delay driver: a lock whose expiry passed is
 removed with a delete conditional on that expiry (``X-If-Delete-At``),
-so a renewed lock is never removed, and the name is then taken with a
-create-only write (``If-None-Match: *``), so only one writer can win it.
-Claims lock messages this way (``index.Index.lock``), and dispatchers
-lease pending pushes (``pushes.Pushes``).
+so a renewed lock is never removed.
+
+A create-only write (``If-None-Match: *``) alone does not make one
+winner: Swift checks that the name is free before it writes, so two
+writes that race both succeed, and a read-back just after one of them
+can come before the other lands (``benchmarks/swift_locks.py`` counts
+how often). A lock is therefore taken as Moir and Anderson's splitter
+takes a name, with objects that Swift reads and writes as registers
+(the newest write wins): the taker writes its bid (an object of the
+``zaqar_delay_bid:<lock container>`` container), then the lock,
+create-only, then reads the bid back. At most one taker reads its own
+bid back: if two did, the one that bid first wrote the lock before it
+read its bid, and the other bid after that read, so its create came
+after the lock was written, and failed.
+
+The lock that the create writes is a door: its content is the taker's
+name after ``?`` (not a holder yet; racing creates leave the newest
+one's), and it expires in ``DOOR`` seconds. The winner settles it:
+writes it again with its name and expiry, within half the door's time
+or not at all. When the takers that raced all lost, the door closes the
+name until it expires.
+
+Claims lock messages this way (``index.Index.lock``), posts hold dedup
+values (``dedup``), and dispatchers lease pending pushes
+(``pushes.Pushes``).
 """
 
 import collections
+import time
 
 from zaqar_delay.storage.swift import objects
 from zaqar_delay.storage.swift import parallel
@@ -18,6 +40,17 @@ from zaqar_delay.storage.swift import responses
 
 # A lock's holder, and when the lock expires.
 Lock = collections.namedtuple('Lock', 'holder expires')
+
+# Seconds a lock stays closed when the takers that raced for it all
+# lost; a winner that has not settled it in half of that gives it up.
+DOOR = 6
+# The content of a door (a lock being taken) starts with this.
+TAKING = '?'
+
+
+def bids(container):
+    """The container of the bids for the locks of ``container``."""
+    return 'zaqar_delay_bid:' + container
 
 
 def create(client, container, name, content, expires, headers=None):
@@ -40,34 +73,99 @@ def read(client, container, name):
 
 def take(client, container, name, holder, expires, now):
     """Take ``name`` for ``holder`` until ``expires``; False when a live
-    lock of another holder is there."""
+    lock of another holder is there, or another taker is taking it."""
     return take_and(client, container, name, holder, expires, now,
                     lambda: None)[0]
 
 
-def take_and(client, container, name, holder, expires, now, also):
-    """``take``, calling ``also`` (which must not raise) once the write
-    is made, at once with its read-back: (True, what ``also`` returned),
-    or (False, None)."""
+def take_and(client, container, name, holder, expires, now, also,
+             look_first=True):
+    """``take``, calling ``also`` (which must not raise) once the lock is
+    written, at once with the bid's read-back: (True, what ``also``
+    returned), or (False, None). With ``look_first``, a lock that lives
+    is found before any bid: under contention, one read instead of a bid,
+    a create and a read."""
+    held = read(client, container, name) if look_first else None
     for _ in range(2):
-        if create(client, container, name, holder.encode(), expires):
-            # Two create-only writes that race can both succeed; the
-            # newer one is what Swift returns from now on.
-            held, seen = parallel.together(
-                lambda: read(client, container, name), also)
-            if held is not None and held.holder == holder:
-                return True, seen
+        if held is not None and held.holder == TAKING + holder:
+            # Our own door: swiftclient retried a create whose first try
+            # was applied, or a crash came before the settling.
+            if (_bid_of(client, container, name) == holder
+                    and _settle(client, container, name, holder, expires,
+                                held.expires)):
+                return True, also()
             return False, None
-        held = read(client, container, name)
-        if held is not None and held.holder == holder:
-            # Our own write: swiftclient retried a PUT whose first try
-            # was applied, and the retry found it.
-            return True, also()
         if held is not None and held.expires > now:
+            # Held already by this holder (a migrate run again): ours.
+            if held.holder == holder:
+                return True, also()
             return False, None
         if held is not None:
             release(client, container, name, held.expires)
+        # ``now`` is when the operation began: the door counts from the
+        # clock, or from Zaqar's if that is ahead (as tests set it).
+        door = max(now, int(time.time())) + DOOR
+        if not _bid(client, container, name, holder, door, now):
+            return False, None      # another taker is taking it
+        if create(client, container, name, (TAKING + holder).encode(),
+                  door):
+            won, seen = parallel.together(
+                lambda: _bid_of(client, container, name) == holder, also)
+            if won and _settle(client, container, name, holder, expires,
+                               door):
+                return True, seen
+            return False, None
+        # Our bid goes: the lock's next taker bids with a create too.
+        held = parallel.together(lambda: read(client, container, name),
+                                 lambda: _unbid(client, container, name))[0]
     return False, None
+
+
+def _bid(client, container, name, holder, door, now):
+    """Write a bid, create-only (a taker that comes while another takes
+    the name loses at once, and does not make that one lose): False when
+    a live bid is there. A bid left by a taker that died ends with its
+    door, by Zaqar's clock."""
+    for _ in range(2):
+        if create(client, bids(container), name, holder.encode(), door):
+            return True
+        left = read(client, bids(container), name)
+        if left is not None and left.expires > now:
+            return False
+        if left is not None:
+            release(client, bids(container), name, left.expires)
+    return False
+
+
+def _unbid(client, container, name):
+    with responses.tolerating(responses.NOT_FOUND):
+        client.delete_object(bids(container), name)
+
+
+def _bid_of(client, container, name):
+    """The holder whose bid for ``name`` is the newest; None if none."""
+    with responses.tolerating(responses.NOT_FOUND):
+        return client.get_object(bids(container), name)[1].decode()
+    return None
+
+
+def _settle(client, container, name, holder, expires, door):
+    """Write a won lock again, with its holder and expiry, while its door
+    (which ends at ``door``) surely lasts, and delete the bid; False (the
+    door stays, and ends) when half of the door's time has passed, or
+    the write ended less than a second before the door's end."""
+    if time.time() > door - DOOR / 2:
+        return False
+    parallel.together(
+        lambda: objects.put(client, container, name, holder.encode(),
+                            expires, content_length=len(holder.encode())),
+        lambda: _unbid(client, container, name))
+    return time.time() < door - 1
+
+
+def taking(held):
+    """Whether a Lock is a door: being taken, its holder not known yet."""
+    return held is not None and held.holder.startswith(TAKING)
 
 
 def release(client, container, name, expires):

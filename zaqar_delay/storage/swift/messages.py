@@ -67,9 +67,16 @@ class MessageController(upstream_messages.MessageController):
                                                    until its window ends
     ================  ===========================  =======================
 
-    A claim lists ``ready`` (O(limit) names) and takes each message with a
-    create-only write of its ``lock`` (``If-None-Match: *``), which Swift
-    refuses while another claim's lock lives; only then does it move the
+    A ``lock`` or ``dedup`` entry being taken is a door: its content the
+    taker's name after ``?``, ending six seconds on. Beside these two
+    containers, ``zaqar_delay_bid:<their container>`` holds the bids of
+    takers (same name, content the taker), each deleted by its taker or
+    ending with its door (``locks``).
+
+    A claim lists ``ready`` (O(limit) names) and takes each message by its
+    ``lock`` (``locks``: a bid in ``zaqar_delay_bid:<lock container>``,
+    then the lock create-only, which Swift refuses while another claim's
+    lock lives, then the bid read back); only then does it move the
     message's entries; its ``claim_expiry`` entry names the messages it
     took, and gives back at the claim's expiry those that are still there
     and still name the claim. A delete with a claim reads the lock alone
