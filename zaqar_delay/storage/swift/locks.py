@@ -17,7 +17,9 @@ takes a name, with objects that Swift reads and writes as registers
 create-only, then reads the bid back. At most one taker reads its own
 bid back: if two did, the one that bid first wrote the lock before it
 read its bid, and the other bid after that read, so its create came
-after the lock was written, and failed.
+after the lock was written, and failed. Bids are written create-only
+too, so that a taker that comes while another is taking the name loses
+at once instead of making that one lose; a winner deletes its bid.
 
 The lock that the create writes is a door: its content is the taker's
 name after ``?`` (not a holder yet; racing creates leave the newest
