@@ -111,18 +111,24 @@ class Client:
     # -- containers ----------------------------------------------------
 
     def get_container(self, container, marker=None, limit=None, prefix=None,
-                      delimiter=None, end_marker=None, path=None,
-                      full_listing=False, headers=None, query_string=None):
+                      delimiter=None, end_marker=None, version_marker=None,
+                      path=None, full_listing=False, headers=None,
+                      query_string=None):
+        if version_marker is not None:
+            return self._wrapper.get_container(
+                container, marker, limit, prefix, delimiter, end_marker,
+                version_marker, path, full_listing=full_listing,
+                headers=headers, query_string=query_string)
         if full_listing:
             found, listing = self.get_container(
                 container, marker, limit, prefix, delimiter, end_marker,
-                path, headers=headers, query_string=query_string)
+                path=path, headers=headers, query_string=query_string)
             page = listing
             while page:
                 last = page[-1]
                 page = self.get_container(
                     container, last.get('name', last.get('subdir')),
-                    limit, prefix, delimiter, end_marker, path,
+                    limit, prefix, delimiter, end_marker, path=path,
                     headers=headers, query_string=query_string)[1]
                 listing.extend(page)
             return found, listing

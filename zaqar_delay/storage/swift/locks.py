@@ -132,6 +132,8 @@ def _bid(client, container, name, holder, door, now):
         if create(client, bids(container), name, holder.encode(), door):
             return True
         left = read(client, bids(container), name)
+        if left is not None and left.holder == holder:
+            return True     # ours: a retried write whose first try landed
         if left is not None and left.expires > now:
             return False
         if left is not None:

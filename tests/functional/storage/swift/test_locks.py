@@ -72,6 +72,12 @@ class LocksTest(swift_store.DelayTestBase):
         self.assertEqual('me', locks.read(self.client, self.container,
                                           'r').holder)
 
+    def test_own_bid_from_a_retried_write_is_the_takers(self):
+        locks.create(self.client, locks.bids(self.container), 'w', b'me',
+                     self.now + 60)
+        self.assertFalse(self.take('w', 'other'))
+        self.assertTrue(self.take('w', 'me'))
+
     def test_a_taker_whose_bid_was_overwritten_loses(self):
         self.patch(locks, '_bid_of', lambda *args: 'someone else')
         self.assertFalse(self.take('b', 'me'))
