@@ -10,13 +10,17 @@ post that finds the value's lock being taken (a door) waits until its
 taker settles it, or the door ends.
 """
 
+import random
 import time
 
 from zaqar_delay.storage.swift import index as idx
 from zaqar_delay.storage.swift import locks
 
 ATTEMPTS = 4    # takeovers lost to racing posts before giving up
-WAIT = 0.05     # seconds between two reads of a door
+WAIT = 0.1      # at most this many seconds (at random) between two tries
+# How long a post waits for a value being taken (by a bid, or behind a
+# door) before it keeps its own message: three doors.
+PATIENCE = 3 * locks.DOOR
 
 
 def hold(client, queue, project, dedup, message_id, now, exists):
@@ -26,17 +30,21 @@ def hold(client, queue, project, dedup, message_id, now, exists):
 
     The posted message's object must already be written (not indexed),
     so that a racing post that finds it holding the value sees it live.
+    A value that another post is taking (its bid, or its door, is there)
+    is tried again after a random wait: racing posts that all lost try
+    again at different times once the door ends.
     """
     container = idx.container(idx.DEDUP, queue, project)
     until = now + dedup.window
-    attempts, doors_end = 0, time.monotonic() + locks.DOOR + 1
+    attempts, patience = 0, time.monotonic() + PATIENCE
     while attempts < ATTEMPTS:
         if locks.take(client, container, dedup.digest, message_id, until,
                       now):
             return message_id
         held = locks.read(client, container, dedup.digest)
-        if locks.taking(held) and time.monotonic() < doors_end:
-            time.sleep(WAIT)
+        if ((held is None or locks.taking(held))
+                and time.monotonic() < patience):
+            time.sleep(random.uniform(0, WAIT))
             continue
         attempts += 1
         if held is None:
