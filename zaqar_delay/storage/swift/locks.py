@@ -148,9 +148,8 @@ def _unbid(client, container, name):
 
 def _bid_of(client, container, name):
     """The holder whose bid for ``name`` is the newest; None if none."""
-    with responses.tolerating(responses.NOT_FOUND):
-        return client.get_object(bids(container), name)[1].decode()
-    return None
+    bid = read(client, bids(container), name)
+    return bid and bid.holder
 
 
 def _settle(client, container, name, holder, expires, door):
