@@ -3,7 +3,7 @@
     python benchmarks/swift_delay.py [--sizes 0,100,1000]
         [--ready 1000] [--claimers 1,2,4,6] [--seconds 120] [--repeat 3]
         [--upstream-up-to N] [--proxy-workers N] [--skip-claims]
-        [--breakdown]
+        [--breakdown] [--drivers swift,swift.delay] [--cpu]
 
 Starts Keystone and a one-replica Swift on loopback (as the tests do,
 from the .tox/services virtualenv), with a redis management store. For N
@@ -26,12 +26,17 @@ runs the Swift proxy as N worker processes (default one process). A claim
 that fails prints its error instead. Last, Swift's own ceiling: how many
 object PUT + GET pairs a second the same Swift serves to 1 to 12
 threads, so that the claimers' rates can be read against it.
+--drivers runs only the drivers named (default both). --cpu prints,
+after each parallel claimers row, the CPU each server and this process
+used during the run, in cores, and the machine's busy cores of
+``os.cpu_count()``.
 """
 
 import argparse
 import atexit
 import collections
 from concurrent import futures
+import os
 import sys
 import time
 
@@ -48,6 +53,8 @@ from zaqar_delay.storage.swift import driver as delay_driver
 from zaqar_delay.storage.swift import index as idx
 
 PROJECT = common.PROJECT
+CLASSES = {'swift': upstream.DataDriver,
+           'swift.delay': delay_driver.DataDriver}
 
 
 def make(cls, conf_text):
@@ -117,6 +124,11 @@ def main(argv=None):
     parser.add_argument('--upstream-up-to', type=int, default=None,
                         help="skip upstream's claims at larger N (each "
                         'of its claims GETs every message ahead)')
+    parser.add_argument('--drivers', default='swift,swift.delay',
+                        help='the drivers to run, of swift and swift.delay')
+    parser.add_argument('--cpu', action='store_true',
+                        help="the servers' and this process's CPU use "
+                        'during each parallel claimers run')
     args = parser.parse_args(argv)
     if args.proxy_workers:
         stack = openstack.KeystoneSwift(
@@ -129,8 +141,8 @@ def main(argv=None):
         keystone=stack.keystone, region=openstack.REGION,
         redis=services.redis_server().url) + (
         '\n[transport]\nmax_message_delay = 86400\n')
-    drivers_ = {'swift': make(upstream.DataDriver, conf_text),
-                'swift.delay': make(delay_driver.DataDriver, conf_text)}
+    drivers_ = {name: make(CLASSES[name], conf_text)
+                for name in args.drivers.split(',')}
     queues = {'swift': 'up', 'swift.delay': 'delay'}
     for name, (control, _) in drivers_.items():
         control.queue_controller.create(queues[name], project=PROJECT)
@@ -145,18 +157,33 @@ def main(argv=None):
         control.queue_controller.create('posts', project=PROJECT)
         rate = common.post_rate(data, 'posts', None, seconds=5)
         print('%-12s %8.1f' % (name, rate))
-    parallel_claimers(drivers_, conf_text, args)
+    parallel_claimers(drivers_, conf_text, args, servers(stack))
     swift_ceiling(conf_text, args.claimers)
 
 
-def parallel_claimers(drivers_, conf_text, args):
+def servers(stack):
+    """{name: pid} of the Keystone and Swift servers of ``stack``."""
+    names = {'swift-proxy-server': 'swift proxy',
+             'swift-object-server': 'swift object',
+             'swift-container-server': 'swift container',
+             'swift-account-server': 'swift account',
+             'gunicorn': 'keystone'}
+    found = {}
+    for process in stack.processes:
+        program = os.path.basename(process.args[0])
+        if 'ObjectUpdater' in ' '.join(process.args):
+            found['object updater'] = process.pid
+        elif program in names:
+            found[names[program]] = process.pid
+    return found
+
+
+def parallel_claimers(drivers_, conf_text, args, pids):
     print('\nparallel claimers (claim 10, delete each) on %d ready messages'
           % args.ready)
     print('%8s %-12s %9s %8s %6s %6s %6s %9s %6s' % (
         'threads', 'driver', 'acked', 'msg/s', 'early', 'twice', 'lost',
         'reqs/msg', '+ends'))
-    cls = {'swift': upstream.DataDriver,
-           'swift.delay': delay_driver.DataDriver}
     for threads in [int(t) for t in args.claimers.split(',')]:
         for name, (control, data) in drivers_.items():
             queue = 'par-%s-%d' % (name.replace('.', '-'), threads)
@@ -166,10 +193,13 @@ def parallel_claimers(drivers_, conf_text, args):
             claimers = []
 
             def claimer_driver():
-                claimers.append(make(cls[name], conf_text)[1])
+                claimers.append(make(CLASSES[name], conf_text)[1])
                 return claimers[-1]
+            cpu = common.CPU(pids)
+            cpu.start()
             outcome = concurrency.run_claimers(
                 claimer_driver, queue, PROJECT, due, threads, args.seconds)
+            used = cpu.shares()
             acked = len(outcome.acked)
             twice = sum(1 for n in outcome.acked.values() if n > 1) + len(
                 set(outcome.double))
@@ -182,6 +212,10 @@ def parallel_claimers(drivers_, conf_text, args):
                 threads, name, acked, acked / outcome.seconds,
                 len(set(outcome.early)), twice, len(due) - acked,
                 run / max(acked, 1), sum(calls.values()) / max(acked, 1)))
+            if args.cpu:
+                print('%30s %s (of %d)' % ('cores used', ', '.join(
+                    '%s %.2f' % item for item in sorted(used.items())),
+                    os.cpu_count()))
             if args.breakdown:
                 for (method, kind), n in calls.most_common():
                     print('%30s %-28s %6.2f' % (method, kind,
