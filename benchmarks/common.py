@@ -1,6 +1,5 @@
 """What the benchmark scripts share: drivers from a conf, timed calls."""
 
-import os
 import statistics
 import tempfile
 import time
@@ -115,59 +114,3 @@ def parallel_claimers(data, queue, messages, claimers, deadline):
                                        claimers, deadline)
     return (outcome.seconds, len(outcome.acked), len(outcome.early),
             len(outcome.double), len(set(due) - set(outcome.acked)))
-
-
-class CPU:
-    """CPU seconds of processes (with their descendants) and of this one,
-    read from /proc (Linux): ``CPU({'swift proxy': pid, ...})``;
-    ``start()``, then ``shares()`` gives {name: cores used since start},
-    with ``this process`` (its own threads), ``machine`` (every
-    process, of ``os.cpu_count()`` cores) and ``machine iowait`` (cores
-    idle while a disk request was pending)."""
-
-    def __init__(self, pids):
-        self._pids = dict(pids)
-        self._start = None
-
-    @staticmethod
-    def _stats():
-        parents, used = {}, {}
-        for entry in os.listdir('/proc'):
-            if not entry.isdigit():
-                continue
-            try:
-                with open('/proc/%s/stat' % entry) as f:
-                    fields = f.read().rsplit(')', 1)[1].split()
-            except OSError:
-                continue
-            pid = int(entry)
-            parents[pid] = int(fields[1])
-            used[pid] = (int(fields[11]) + int(fields[12])) / os.sysconf(
-                'SC_CLK_TCK')
-        return parents, used
-
-    def _seconds(self):
-        parents, used = self._stats()
-        totals = {'this process': time.process_time()}
-        for name, root in self._pids.items():
-            tree = {root}
-            for pid in sorted(parents):
-                if parents[pid] in tree:
-                    tree.add(pid)
-            totals[name] = sum(used.get(pid, 0) for pid in tree)
-        with open('/proc/stat') as f:
-            ticks = [int(n) for n in f.readline().split()[1:]]
-        # user nice system idle iowait irq softirq steal: all but idle
-        # and iowait
-        busy = sum(ticks[:8]) - ticks[3] - ticks[4]
-        totals['machine'] = busy / os.sysconf('SC_CLK_TCK')
-        totals['machine iowait'] = ticks[4] / os.sysconf('SC_CLK_TCK')
-        return time.monotonic(), totals
-
-    def start(self):
-        self._start = self._seconds()
-
-    def shares(self):
-        (t0, before), (t1, after) = self._start, self._seconds()
-        return {name: (after[name] - before[name]) / (t1 - t0)
-                for name in after}

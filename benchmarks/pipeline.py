@@ -31,6 +31,7 @@ import time
 
 from zaqarclient.queues import client
 
+from benchmarks import procs
 from tests.fixtures import zaqar_server
 from zaqar_delay.pipeline import session as spark_session
 
@@ -76,54 +77,6 @@ def synthesize(spark, rows, path, fmt):
     (writer.parquet if fmt == 'parquet' else writer.json)(path)
 
 
-def _tree(pid):
-    """A process and all its descendants."""
-    children = {}
-    for entry in os.listdir('/proc'):
-        if not entry.isdigit():
-            continue
-        try:
-            with open('/proc/%s/stat' % entry) as f:
-                fields = f.read().rsplit(')', 1)[1].split()
-            children.setdefault(int(fields[1]), []).append(int(entry))
-        except OSError:
-            continue
-    found, todo = [], [pid]
-    while todo:
-        p = todo.pop()
-        found.append(p)
-        todo.extend(children.get(p, []))
-    return found
-
-
-def peak_rss(pid):
-    """Resident kB of a process and all its descendants."""
-    total = 0
-    for p in _tree(pid):
-        try:
-            with open('/proc/%d/status' % p) as f:
-                for line in f:
-                    if line.startswith('VmRSS:'):
-                        total += int(line.split()[1])
-        except OSError:
-            pass
-    return total
-
-
-def cpu_seconds(pid):
-    """CPU seconds (user and system) of a process and its descendants,
-    those that ended and were waited for included."""
-    total = 0
-    for p in _tree(pid):
-        try:
-            with open('/proc/%d/stat' % p) as f:
-                fields = f.read().rsplit(')', 1)[1].split()
-            total += sum(int(v) for v in fields[11:15])
-        except OSError:
-            pass
-    return total / os.sysconf('SC_CLK_TCK')
-
-
 def run_measured(argv):
     """Run a command; (seconds, peak MB of its process tree, stdout,
     CPU seconds of its tree as last seen)."""
@@ -134,8 +87,8 @@ def run_measured(argv):
 
     def poll():
         while proc.poll() is None:
-            peak[0] = max(peak[0], peak_rss(proc.pid))
-            cpu[0] = max(cpu[0], cpu_seconds(proc.pid))
+            peak[0] = max(peak[0], procs.peak_rss(proc.pid))
+            cpu[0] = max(cpu[0], procs.cpu_seconds(proc.pid))
             time.sleep(0.1)
     watcher = threading.Thread(target=poll)
     watcher.start()
@@ -197,7 +150,7 @@ def bench_schedule(count, work, wsgi_workers, in_flight, partitions):
                 f.write(json.dumps(row) + '\n')
 
         def server_cpu():
-            return sum(cpu_seconds(p.pid) for p in stack.processes)
+            return sum(procs.cpu_seconds(p.pid) for p in stack.processes)
         job_server = server_cpu()
         seconds, _, out, job_cpu = run_measured([
             _command('zaqar-delay-schedule'), path, '--url', stack.url,

@@ -45,6 +45,7 @@ from zaqar.storage.redis import driver as redis_driver
 from zaqar.storage.swift import driver as upstream
 
 from benchmarks import common
+from benchmarks import procs
 from tests.common import concurrency
 from tests.fixtures import openstack
 from tests.fixtures import services
@@ -195,7 +196,7 @@ def parallel_claimers(drivers_, conf_text, args, pids):
             def claimer_driver():
                 claimers.append(make(CLASSES[name], conf_text)[1])
                 return claimers[-1]
-            cpu = common.CPU(pids)
+            cpu = procs.CPU(pids)
             cpu.start()
             outcome = concurrency.run_claimers(
                 claimer_driver, queue, PROJECT, due, threads, args.seconds)
