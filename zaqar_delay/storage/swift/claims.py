@@ -14,20 +14,18 @@ from zaqar.storage.swift import claims as upstream_claims
 from zaqar_delay import retry
 from zaqar_delay.storage.swift import idtime
 from zaqar_delay.storage.swift import index as idx
+from zaqar_delay.storage.swift import locks
 from zaqar_delay.storage.swift import objects
 from zaqar_delay.storage.swift import parallel
 from zaqar_delay.storage.swift import responses
 from zaqar_delay.storage.swift import upstream
-
-# A ready message that a live claim holds (see ClaimController._take_one).
-LOCKED = object()
 
 # Once a claim of this process meets a message that another claim is
 # taking, its claims on that queue pick at random among the first
 # SPREAD x limit ready names, for CONTENDED_SECONDS after the last such
 # meeting, instead of racing the other claimers for the index's head. A
 # lone claimer never meets one and takes the oldest first.
-SPREAD = 10
+SPREAD = 20
 CONTENDED_SECONDS = 10
 # How many queues a process remembers meeting contention on.
 CONTENDED_QUEUES = 10000
@@ -44,9 +42,10 @@ class ClaimController(upstream_claims.ClaimController):
     <project>``, content the JSON list of its message ids, ``X-Delete-At``
     the claim's expiry), and claimed messages carry the claim id in their
     content, as upstream writes them. What decides who holds a message is
-    its ``lock`` entry, taken as ``locks`` takes a name (a bid, a
-    create-only door, the bid read back, then the lock settled), so that
-    two claimers never both take a message.
+    its ``lock`` entry, written create-only under the lease of the
+    message's shard (``locks.lease``: a bid, a create-only door, the bid
+    read back), so that two claimers never both take a message, and one
+    lease serves every message a claim takes from a shard.
     One ``claim_expiry`` entry per claim names its messages and gives
     back, once the claim ends, those that are still there and still name
     the claim (``promotion``).
@@ -98,42 +97,47 @@ class ClaimController(upstream_claims.ClaimController):
         return claim_id, [msg for msg, _ in taken]
 
     def _take_ready(self, taking, limit):
-        """Take up to ``limit`` ready messages, ``limit`` at a time.
+        """Take up to ``limit`` ready messages.
 
-        The ready index is read a page at a time from its head; a name
-        whose lock another claim holds (one being taken right now) is
-        passed over, and once one is, the rest of the page is tried in
-        a random order, and this process's claims on the queue read
-        pages of ``SPREAD`` x ``limit`` names in a random order for a
-        while (``CONTENDED_SECONDS``), so that parallel claimers spread
-        over the index instead of racing for the same names. Reading
+        The ready index is read a page (``SPREAD`` x ``limit`` names) at a
+        time from its head, and its names grouped by shard. For each
+        shard, the oldest first (in a random order once this process's
+        claims on the queue met another claim, for ``CONTENDED_SECONDS``
+        after), the claim takes the shard's lease and, while it lasts,
+        writes the locks of the shard's names, create-only: a name whose
+        lock lives is held by another claim and passed over. A shard
+        whose lease another taker holds is passed over too. Reading
         stops when the index ends, or after ``limit`` + the promotion
         batch size names: so a claim comes back empty only when nothing
-        ready is left but messages that other claims are taking.
+        ready is left but messages that other claims hold or are taking.
         """
         index = taking.index
         bound = limit + self.driver.delay_conf.promote_batch_size
         contended = self._contended.get(index.name, 0) > time.monotonic()
-        taken, page, marker, tried, met = [], [], None, 0, False
+        taken, marker, tried, met = [], None, 0, False
         while len(taken) < limit and tried < bound:
-            if not page:
-                page = index.names(idx.READY, marker=marker, limit=limit * (
-                    SPREAD if contended else 2))
-                if not page:
-                    break
-                marker = page[-1]
+            listed = index.names(idx.READY, marker=marker,
+                                 limit=limit * SPREAD)
+            if not listed:
+                break
+            marker = listed[-1]
+            shards = collections.OrderedDict()
+            for mid in listed:
+                shards.setdefault(idx.shard(mid), []).append(mid)
+            order = list(shards)
             if contended:
-                random.shuffle(page)
-            need = limit - len(taken)
-            batch, page = page[:need], page[need:]
-            tried += len(batch)
-            for one in parallel.each(
-                    lambda mid: self._take_one(taking, mid, contended),
-                    batch):
-                if one is LOCKED:
+                random.shuffle(order)
+            for shard in order:
+                if len(taken) >= limit or tried >= bound:
+                    break
+                got, passed, tried_here = self._take_shard(
+                    taking, shard, shards[shard], limit - len(taken))
+                tried += tried_here
+                taken.extend(got)
+                if passed:
                     contended = met = True
-                elif one:
-                    taken.append(one)
+            if len(listed) < limit * SPREAD:
+                break
         if met:
             if len(self._contended) > CONTENDED_QUEUES:
                 self._contended.clear()
@@ -141,25 +145,47 @@ class ClaimController(upstream_claims.ClaimController):
                                            + CONTENDED_SECONDS)
         return sorted(taken, key=lambda one: one[0]['id'])
 
-    def _take_one(self, taking, mid, contended=False):
-        """A ready message's lock, then the message: what ``_take``
-        returns, LOCKED if a live claim holds it (or another claim is
-        taking it), None if it is gone. Under contention, the lock is read
-        before any bid (``locks.take_and``)."""
+    def _take_shard(self, taking, shard, names, need):
+        """Take up to ``need`` of ``names`` (ready, of one shard) under
+        the shard's lease: (what ``_take`` returned for each message
+        taken, whether a name or the lease was held by another, how many
+        names were tried)."""
         index = taking.index
-        # The message is read once the lock is written: a claim that held
-        # it before wrote it before giving the lock up.
-        taken, found = index.lock_and(
-            mid, taking.claim_id, taking.expires, taking.now,
-            lambda: self.driver.message_controller._found(
-                taking.queue, mid, taking.project), look_first=contended)
-        if not taken:
-            return LOCKED
-        if found is None:
-            parallel.together(lambda: index.delete(idx.READY, mid),
-                              lambda: index.delete(idx.LOCK, mid))
-            return None
-        return self._take(taking, mid, *found)
+        door = index.lease(shard, taking.claim_id, taking.now)
+        if door is None:
+            return [], True, 0
+        won, passed, tried = [], False, 0
+        try:
+            while names and len(won) < need and locks.leased(door):
+                batch, names = names[:need - len(won)], names[need - len(won):]
+                tried += len(batch)
+                # Each write is sent while the lease surely lasts.
+                for mid, held in zip(batch, parallel.each(
+                        lambda mid: locks.leased(door) and index.create_lock(
+                            mid, taking.claim_id, taking.expires,
+                            taking.now), batch)):
+                    if held:
+                        won.append(mid)
+                    else:
+                        passed = True
+        finally:
+            # The messages are read once their locks are written: a
+            # claim that held one before wrote it before giving it up.
+            found = parallel.together(
+                lambda: index.unlease(shard, door),
+                lambda: parallel.each(
+                    lambda mid: self.driver.message_controller._found(
+                        taking.queue, mid, taking.project), won))[1]
+        taken = []
+        for mid, one in zip(won, found):
+            if one is None:
+                parallel.together(lambda: index.delete(idx.READY, mid),
+                                  lambda: index.delete(idx.LOCK, mid))
+                continue
+            one = self._take(taking, mid, *one)
+            if one:
+                taken.append(one)
+        return taken, passed, tried
 
     def _take(self, taking, mid, headers, body):
         """A locked message as claimed, and (its expiry, its retry backoff)

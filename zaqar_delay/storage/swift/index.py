@@ -8,6 +8,7 @@ index is read; Swift lists them in name order, bounded by ``marker``,
 """
 
 import time
+import zlib
 
 from oslo_serialization import jsonutils
 
@@ -21,10 +22,23 @@ DUE = 'due'                    # <due>.<expires>.<id>: not due yet
 CLAIM_EXPIRY = 'claim_expiry'  # <claim expires>-<claim id>: held by it
 LOCK = 'lock'                  # <id>, content the claim id: held
 DEDUP = 'dedup'                # <digest>, content the message id
-KINDS = (READY, WAITING, DUE, CLAIM_EXPIRY, LOCK, DEDUP)
+LEASE = 'lease'                # <shard>: a lease on its messages' locks
+KINDS = (READY, WAITING, DUE, CLAIM_EXPIRY, LOCK, DEDUP, LEASE)
+# Messages' locks are taken under a lease on their shard.
+SHARDS = 16
 # Kinds of the earlier layout, which a queue's drop deletes too:
 # ``claimed`` had an entry per claimed message (now its lock counts).
 LEGACY_KINDS = ('claimed',)
+
+
+def shard(message_id):
+    """The shard of a message, whose lease its lock is taken under: the
+    second (2**20 microseconds) it was posted in, from a ``swift.delay``
+    id (``idtime``), so that a claim takes messages posted together under
+    one lease, oldest first; else one of ``SHARDS`` by a hash."""
+    if len(message_id) == 33 and message_id[16] == '-':
+        return 't' + message_id[:11]
+    return 'h%02d' % (zlib.crc32(message_id.encode()) % SHARDS)
 
 
 def container(kind, queue, project):
@@ -147,18 +161,30 @@ class Index:
         return None
 
     def lock(self, message_id, claim_id, expires, now):
-        """Take a message for a claim; False when a live claim holds it
-        (``locks.take``)."""
-        return locks.take(self._client, self._names[LOCK], message_id,
-                          claim_id, expires, now)
+        """Take a message for a claim; False when a live claim holds it,
+        or another taker holds its shard's lease."""
+        door = self.lease(shard(message_id), claim_id, now)
+        if door is None:
+            return False
+        try:
+            return locks.leased(door) and self.create_lock(
+                message_id, claim_id, expires, now)
+        finally:
+            self.unlease(shard(message_id), door)
 
-    def lock_and(self, message_id, claim_id, expires, now, also,
-                 look_first=True):
-        """``lock``, calling ``also`` at once with the bid's read-back
-        (``locks.take_and``): (True, what it returned), or (False,
-        None)."""
-        return locks.take_and(self._client, self._names[LOCK], message_id,
-                              claim_id, expires, now, also, look_first)
+    def lease(self, name, holder, now):
+        """A lease on a shard (``locks.lease``): its end, or None."""
+        return locks.lease(self._client, self._names[LEASE], name, holder,
+                           now)
+
+    def unlease(self, name, door):
+        locks.unlease(self._client, self._names[LEASE], name, door)
+
+    def create_lock(self, message_id, claim_id, expires, now):
+        """A message's lock, written under its shard's lease
+        (``locks.create_held``)."""
+        return locks.create_held(self._client, self._names[LOCK],
+                                 message_id, claim_id, expires, now)
 
     def lock_of(self, message_id):
         """The Lock of a message (its ``holder`` is the claim id), live or
@@ -209,7 +235,8 @@ class Index:
         """Delete every index container and its entries."""
         others = [container(kind, self.queue, self.project)
                   for kind in LEGACY_KINDS]
-        others += [locks.bids(self._names[kind]) for kind in (LOCK, DEDUP)]
+        others += [locks.bids(self._names[kind])
+                   for kind in (LOCK, DEDUP, LEASE)]
         for name in list(self._names.values()) + others:
             self._empty(name)
             with responses.tolerating(responses.NOT_FOUND,

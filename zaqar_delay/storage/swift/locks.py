@@ -28,9 +28,12 @@ writes it again with its name and expiry, within half the door's time
 or not at all. When the takers that raced all lost, the door closes the
 name until it expires.
 
-Claims lock messages this way (``index.Index.lock``), posts hold dedup
-values (``dedup``), and dispatchers lease pending pushes
-(``pushes.Pushes``).
+Posts hold dedup values this way (``dedup``), and dispatchers lease
+pending pushes (``pushes.Pushes``). A message's lock is written
+create-only under a lease on the message's shard (``lease``: a splitter
+that is not settled, its door the lease, deleted once used), which keeps
+every other taker of the shard's locks away: one lease covers the locks
+of the messages that a claim takes from one shard.
 """
 
 import collections
@@ -75,52 +78,89 @@ def read(client, container, name):
 
 def take(client, container, name, holder, expires, now):
     """Take ``name`` for ``holder`` until ``expires``; False when a live
-    lock of another holder is there, or another taker is taking it."""
-    return take_and(client, container, name, holder, expires, now,
-                    lambda: None)[0]
-
-
-def take_and(client, container, name, holder, expires, now, also,
-             look_first=True):
-    """``take``, calling ``also`` (which must not raise) once the lock is
-    written, at once with the bid's read-back: (True, what ``also``
-    returned), or (False, None). With ``look_first``, a lock that lives
-    is found before any bid: under contention, one read instead of a bid,
+    lock of another holder is there, or another taker is taking it. A
+    lock that lives is found before any bid: one read instead of a bid,
     a create and a read."""
-    held = read(client, container, name) if look_first else None
+    held = read(client, container, name)
     for _ in range(2):
         if held is not None and held.holder == TAKING + holder:
             # Our own door: swiftclient retried a create whose first try
             # was applied, or a crash came before the settling.
-            if (_bid_of(client, container, name) == holder
+            return (_bid_of(client, container, name) == holder
                     and _settle(client, container, name, holder, expires,
-                                held.expires)):
-                return True, also()
-            return False, None
+                                held.expires))
         if held is not None and held.expires > now:
             # Held already by this holder (a migrate run again): ours.
-            if held.holder == holder:
-                return True, also()
-            return False, None
+            return held.holder == holder
         if held is not None:
             release(client, container, name, held.expires)
         # ``now`` is when the operation began: the door counts from the
         # clock, or from Zaqar's if that is ahead (as tests set it).
         door = max(now, int(time.time())) + DOOR
         if not _bid(client, container, name, holder, door, now):
-            return False, None      # another taker is taking it
+            return False      # another taker is taking it
         if create(client, container, name, (TAKING + holder).encode(),
                   door):
-            won, seen = parallel.together(
-                lambda: _bid_of(client, container, name) == holder, also)
-            if won and _settle(client, container, name, holder, expires,
-                               door):
-                return True, seen
-            return False, None
+            return (_bid_of(client, container, name) == holder
+                    and _settle(client, container, name, holder, expires,
+                                door))
         # Our bid goes: the lock's next taker bids with a create too.
         held = parallel.together(lambda: read(client, container, name),
                                  lambda: _unbid(client, container, name))[0]
-    return False, None
+    return False
+
+
+def lease(client, container, name, holder, now):
+    """Take ``name`` for a short while: the splitter without settling, its
+    door the lease. The door's end (seconds since 1970) when ``holder``
+    won it, else None. What the lease guards must be written while
+    ``leased`` says so, and land before the door ends."""
+    for _ in range(2):
+        door = max(now, int(time.time())) + DOOR
+        if not _bid(client, container, name, holder, door, now):
+            return None
+        if create(client, container, name, (TAKING + holder).encode(),
+                  door):
+            if _bid_of(client, container, name) == holder:
+                return door
+            return None
+        held = parallel.together(lambda: read(client, container, name),
+                                 lambda: _unbid(client, container, name))[0]
+        if held is not None and held.expires > now:
+            return None
+        if held is not None:
+            # Left by a taker that died, by Zaqar's clock.
+            release(client, container, name, held.expires)
+    return None
+
+
+def leased(door):
+    """Whether a lease that ends at ``door`` may still be used."""
+    return time.time() <= door - DOOR / 2
+
+
+def unlease(client, container, name, door):
+    """End a lease that ``lease`` gave, and delete its bid."""
+    parallel.together(lambda: release(client, container, name, door),
+                      lambda: _unbid(client, container, name))
+
+
+def create_held(client, container, name, holder, expires, now):
+    """Write a lock, create-only, under a lease that keeps every other
+    taker of ``name`` away: True when ``holder`` holds it, False when a
+    live lock of another holder is there. A lock that ended is removed
+    first."""
+    for _ in range(2):
+        if create(client, container, name, holder.encode(), expires):
+            return True
+        held = read(client, container, name)
+        if held is not None and held.holder == holder:
+            return True     # a retried create whose first try landed
+        if held is not None and held.expires > now:
+            return False
+        if held is not None:
+            release(client, container, name, held.expires)
+    return False
 
 
 def _bid(client, container, name, holder, door, now):

@@ -65,21 +65,28 @@ class MessageController(upstream_messages.MessageController):
                                                    claim; counts as claimed
     ``dedup``         ``<digest>`` (the id)        holds a dedup value,
                                                    until its window ends
+    ``lease``         ``<shard>`` (``?`` + taker)  a taker of the locks of
+                                                   the shard's messages;
+                                                   six seconds at most
     ================  ===========================  =======================
 
-    A ``lock`` or ``dedup`` entry being taken is a door: its content the
-    taker's name after ``?``, ending six seconds on. Beside these two
+    A ``dedup`` entry being taken is a door: its content the taker's name
+    after ``?``, ending six seconds on; a ``lease`` entry is such a door,
+    deleted by its taker once used. Beside the ``dedup`` and ``lease``
     containers, ``zaqar_delay_bid:<their container>`` holds the bids of
     takers (same name, content the taker), each deleted by its taker or
-    ending with its door (``locks``).
+    ending with its door (``locks``). A message's shard is the second it
+    was posted in (``t`` and the first 11 hex digits of its id), or for
+    ids of other layouts ``h`` and two digits of a hash.
 
-    A claim lists ``ready`` (O(limit) names) and takes each message by its
-    ``lock`` (``locks``: a bid in ``zaqar_delay_bid:<lock container>``,
-    then the lock create-only, which Swift refuses while another claim's
-    lock lives, then the bid read back); only then does it move the
-    message's entries; its ``claim_expiry`` entry names the messages it
-    took, and gives back at the claim's expiry those that are still there
-    and still name the claim. A delete with a claim reads the lock alone
+    A claim lists ``ready`` (O(limit) names) and, shard by shard, takes
+    the shard's ``lease`` (``locks.lease``: a bid, a create-only door,
+    the bid read back), writes the ``lock`` of each message it takes,
+    create-only (refused while another claim's lock lives), and ends the
+    lease; only then does it move the message's entries; its
+    ``claim_expiry`` entry names the messages it took, and gives back at
+    the claim's expiry those that are still there and still name the
+    claim. A delete with a claim reads the lock alone
     and deletes the message, then its lock. List pages read ``ready``
     (and ``lock`` or ``waiting`` when asked, merged by id) after the
     marker. ``due`` and ``claim_expiry`` entries up to now are moved back

@@ -3,7 +3,8 @@
 ``swift`` -> ``swift.delay``: every message object of every queue gets
 the index entries of its state, read from its content (``delay_expires``,
 ``claim_id``) and its claim object: a message held by a live claim gets
-that claim's lock, taken as a claim takes one (``locks.take``), so that
+that claim's lock, taken as a claim takes one (``index.Index.lock``:
+create-only, under the lease of the message's shard), so that
 on a live store the lock of a newer claim, made since the message was
 read, is left to it. Listings are read a page at a time (no
 recursion).

@@ -1,9 +1,8 @@
-"""How ``swift.delay`` claims pick ready names when other claims are
-taking some."""
+"""How ``swift.delay`` claims take ready messages: under their shard's
+lease, oldest first, passing over what other claims hold."""
 
 from unittest import mock
 
-import fixtures
 from oslo_utils import timeutils
 
 from tests.common import behaviour
@@ -12,55 +11,79 @@ from zaqar_delay.storage.swift import claims
 from zaqar_delay.storage.swift import index as idx
 
 PROJECT = behaviour.PROJECT
+LEASES = 'zaqar_delay_lease'
 
 
-class SwiftClaimSpreadTest(behaviour.Helpers, swift_store.DelayTestBase):
+class SwiftClaimTakingTest(behaviour.Helpers, swift_store.DelayTestBase):
+
+    def make_drivers(self, conf):
+        return swift_store.counting(conf)
 
     def setUp(self):
         super().setUp()
+        self.swift = self.driver.connection
         self.ids = self.post(*[0] * 30)
-        # Another claim is taking the oldest message: its lock is written
-        # and its ready entry not yet deleted.
-        now = timeutils.utcnow_ts()
         self.index = self.messages._index(self.queue, PROJECT)
+        self.now = timeutils.utcnow_ts()
+
+    def test_a_claim_passes_over_a_message_another_claim_holds(self):
         self.assertTrue(self.index.lock(self.ids[0], 'another-claim',
-                                        now + 600, now))
-        names = idx.Index.names
-        self.listed = []
-
-        def recording(index, kind, **kwargs):
-            if kind == idx.READY:
-                self.listed.append(kwargs.get('limit'))
-            return names(index, kind, **kwargs)
-        self.useFixture(fixtures.MockPatchObject(idx.Index, 'names',
-                                                 recording))
-
-    def test_a_claim_that_met_a_taken_name_spreads_the_next_ones(self):
+                                        self.now + 600, self.now))
         _, first = self.claim(limit=2)
-        self.assertEqual(2, len(first))
-        self.assertNotIn(self.ids[0], first)
-        self.assertEqual([4], self.listed)
-        _, second = self.claim(limit=2)
-        self.assertEqual(2, len(second))
-        self.assertFalse(set(first) & set(second))
-        self.assertEqual([4, 2 * claims.SPREAD], self.listed)
+        self.assertEqual(self.ids[1:3], first)
+        self.assertEqual({(PROJECT, self.queue)}, set(self.claims._contended))
+
+    def test_a_claim_takes_one_lease_a_shard(self):
+        # The lease containers made first.
+        self.index.unlease('made', self.index.lease('made', 'me', self.now))
+        self.swift.clear()
+        _, got = self.claim(limit=10)
+        self.assertEqual(self.ids[:10], got)
+        # Each lease is one door written, and deleted once the locks are.
+        shards = {idx.shard(mid) for mid in got}
+        self.assertEqual(len(shards), self.swift.total('put_object', LEASES))
+        self.assertEqual(len(shards),
+                         self.swift.total('delete_object', LEASES))
+
+    def test_a_shard_another_taker_holds_is_passed_over(self):
+        shard = idx.shard(self.ids[0])
+        door = self.index.lease(shard, 'another-taker', self.now)
+        self.assertIsNotNone(door)
+        _, got = self.claim(limit=30)
+        self.assertEqual([mid for mid in self.ids
+                          if idx.shard(mid) != shard], got)
+        self.index.unlease(shard, door)
+        _, rest = self.claim(limit=30)
+        self.assertEqual([mid for mid in self.ids
+                          if idx.shard(mid) == shard], rest)
 
     def test_a_claimer_that_met_none_takes_the_oldest_first(self):
+        self.assertTrue(self.index.lock(self.ids[0], 'another-claim',
+                                        self.now + 600, self.now))
         _, first = self.claim(limit=2)
-        self.assertEqual({(PROJECT, self.queue)}, set(self.claims._contended))
-        # The other claim is done with the oldest message; another
-        # process's claims (its own controller) met nothing.
+        # Another process's claims (its own controller) met nothing.
         self.index.unlock(self.ids[0], self.index.lock_of(self.ids[0]))
         _, other = swift_store.drivers(self.conf)
         _, got = other.claim_controller.create(
             self.queue, {'ttl': 3000, 'grace': 60}, project=PROJECT,
             limit=2)
-        self.assertEqual([4, 4], self.listed)
         rest = [mid for mid in self.ids if mid not in first]
         self.assertEqual(rest[:2], [m['id'] for m in got])
 
-    def test_the_spread_ends_when_claims_stop_meeting_taken_names(self):
+    def test_a_claimer_that_met_another_tries_shards_in_a_random_order(self):
+        self.assertTrue(self.index.lock(self.ids[0], 'another-claim',
+                                        self.now + 600, self.now))
+        self.claim(limit=1)
+        with mock.patch.object(claims.random, 'shuffle') as shuffle:
+            self.claim(limit=1)
+        shuffle.assert_called_once()
+
+    def test_the_random_order_ends_when_claims_stop_meeting_others(self):
+        self.assertTrue(self.index.lock(self.ids[0], 'another-claim',
+                                        self.now + 600, self.now))
         with mock.patch.object(claims, 'CONTENDED_SECONDS', 0):
-            self.claim(limit=2)
-        self.claim(limit=2)
-        self.assertEqual([4, 4], self.listed)
+            self.claim(limit=1)
+        with mock.patch.object(claims.random, 'shuffle') as shuffle:
+            _, got = self.claim(limit=1)
+        shuffle.assert_not_called()
+        self.assertEqual(self.ids[2:3], got)

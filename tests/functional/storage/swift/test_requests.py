@@ -5,6 +5,7 @@ from zaqar.storage import errors
 
 from tests.common import behaviour
 from tests.fixtures import swift_store
+from zaqar_delay.storage.swift import index as idx
 
 PROJECT = behaviour.PROJECT
 DUE = 'zaqar_delay_due'
@@ -27,17 +28,19 @@ class SwiftRequestsTest(behaviour.Helpers, swift_store.DelayTestBase):
         self.messages.delete(self.queue, mid, PROJECT, claim=claim_id)
         timeutils.advance_time_seconds(1)
 
-    def test_a_claim_of_k_makes_at_most_8k_plus_5_requests(self):
-        # Per message: the lock's bid, door, the bid's read-back, the
-        # lock's settling and the bid's delete (locks.take_and), the
-        # message's GET and PUT, the ready entry's delete; per claim: the
+    def test_a_claim_of_k_makes_4k_plus_5_requests_and_5_a_shard(self):
+        # Per message: the lock's create, the message's GET and PUT, the
+        # ready entry's delete; per shard (the messages posted in one
+        # second): the lease's bid, door and the bid's read-back, then
+        # the door's and the bid's deletes (locks.lease); per claim: the
         # ready listing, the claim's expiry entry and object, and
         # promotion's two listings.
         self.post(0, 0, 0)
         self.swift.clear()
         _, ids = self.claim(limit=3)
         self.assertEqual(3, len(ids))
-        self.assertLessEqual(self.swift.total(), 8 * 3 + 5)
+        shards = {idx.shard(mid) for mid in ids}
+        self.assertEqual(4 * 3 + 5 + 5 * len(shards), self.swift.total())
         self.assertEqual(0, self.swift.total(kind='zaqar_delay_waiting'))
 
     def test_a_delete_with_its_claim_makes_three_requests(self):
