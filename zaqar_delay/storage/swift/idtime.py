@@ -28,6 +28,12 @@ def new():
     return '%016x-%s' % (micros, uuid.uuid4().hex[:16])
 
 
+def second(name):
+    """The second (2**20 microseconds) a ``swift.delay`` id was made in,
+    as the first 11 hex digits of the id; None for other ids."""
+    return name[:11] if _PATTERN.match(name) else None
+
+
 def created_at(name, headers):
     """When a message was posted: from its id (``swift.delay``'s, or
     upstream's uuid1), else the object's timestamp (which a claim's

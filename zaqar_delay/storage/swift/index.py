@@ -12,6 +12,7 @@ import zlib
 
 from oslo_serialization import jsonutils
 
+from zaqar_delay.storage.swift import idtime
 from zaqar_delay.storage.swift import locks
 from zaqar_delay.storage.swift import objects
 from zaqar_delay.storage.swift import responses
@@ -24,7 +25,7 @@ LOCK = 'lock'                  # <id>, content the claim id: held
 DEDUP = 'dedup'                # <digest>, content the message id
 LEASE = 'lease'                # <shard>: a lease on its messages' locks
 KINDS = (READY, WAITING, DUE, CLAIM_EXPIRY, LOCK, DEDUP, LEASE)
-# Messages' locks are taken under a lease on their shard.
+# The shards of the ids of other layouts (upstream's), by a hash.
 SHARDS = 16
 # Kinds of the earlier layout, which a queue's drop deletes too:
 # ``claimed`` had an entry per claimed message (now its lock counts).
@@ -36,8 +37,9 @@ def shard(message_id):
     second (2**20 microseconds) it was posted in, from a ``swift.delay``
     id (``idtime``), so that a claim takes messages posted together under
     one lease, oldest first; else one of ``SHARDS`` by a hash."""
-    if len(message_id) == 33 and message_id[16] == '-':
-        return 't' + message_id[:11]
+    second = idtime.second(message_id)
+    if second is not None:
+        return 't' + second
     return 'h%02d' % (zlib.crc32(message_id.encode()) % SHARDS)
 
 

@@ -28,3 +28,13 @@ class CreatedAtTest(testtools.TestCase):
     def test_else_the_object_timestamp(self):
         self.assertEqual(12.5, idtime.created_at(
             str(uuid.uuid4()), {'x-timestamp': '12.50000'}))
+
+
+class SecondTest(testtools.TestCase):
+
+    def test_the_second_of_a_swift_delay_id(self):
+        self.assertEqual('000661198e1', idtime.second(
+            '000661198e1e412f-06bb658e47944662'))
+
+    def test_none_for_other_ids(self):
+        self.assertIsNone(idtime.second(str(uuid.uuid1())))

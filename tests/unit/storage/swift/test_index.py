@@ -1,3 +1,5 @@
+import uuid
+
 import testtools
 
 from zaqar_delay.storage.swift import idtime
@@ -29,3 +31,21 @@ class ClaimExpiryNamesTest(testtools.TestCase):
     def test_holdings_read_back(self):
         held = {idtime.new(): (1790000100, 0), idtime.new(): (1790000200, 30)}
         self.assertEqual(held, idx.held_of(idx.holdings(held)))
+
+
+class ShardTest(testtools.TestCase):
+
+    def test_ids_of_one_second_share_a_shard(self):
+        first = '%016x-%s' % (0x661198e1e00000, 'a' * 16)
+        last = '%016x-%s' % (0x661198e1efffff, 'b' * 16)
+        after = '%016x-%s' % (0x661198e1f00000, 'c' * 16)
+        self.assertEqual(idx.shard(first), idx.shard(last))
+        self.assertNotEqual(idx.shard(last), idx.shard(after))
+        self.assertEqual('t00661198e1e', idx.shard(first))
+
+    def test_other_ids_fall_in_one_of_a_few_hashed_shards(self):
+        ids = [str(uuid.uuid4()) for _ in range(200)]
+        shards = {idx.shard(mid) for mid in ids}
+        self.assertLessEqual(len(shards), idx.SHARDS)
+        self.assertTrue(all(s.startswith('h') for s in shards))
+        self.assertEqual(idx.shard(ids[0]), idx.shard(ids[0]))
