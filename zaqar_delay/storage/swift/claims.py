@@ -101,10 +101,11 @@ class ClaimController(upstream_claims.ClaimController):
         """Take up to ``limit`` ready messages.
 
         The ready index is read a page (``SPREAD`` x ``limit`` names) at a
-        time from its head, and its names grouped by shard. For each
-        shard, the oldest first (in a random order once this process's
+        time from its head, and its names grouped by shard. Shards are
+        tried the oldest first (in a random order once this process's
         claims on the queue met another claim, for ``CONTENDED_SECONDS``
-        after), the claim takes the shard's lease and, while it lasts,
+        after), as many at once as hold the names still needed: for
+        each, the claim takes the shard's lease and, while it lasts,
         writes the locks of the shard's names, create-only: a name whose
         lock lives is held by another claim and passed over. A shard
         whose lease another taker holds is passed over too. Reading
@@ -128,15 +129,21 @@ class ClaimController(upstream_claims.ClaimController):
             order = list(shards)
             if contended:
                 random.shuffle(order)
-            for shard in order:
-                if len(taken) >= limit or tried >= bound:
-                    break
-                got, passed, tried_here = self._take_shard(
-                    taking, shard, shards[shard], limit - len(taken))
-                tried += tried_here
-                taken.extend(got)
-                if passed:
-                    contended = met = True
+            while order and len(taken) < limit and tried < bound:
+                # The next shards whose names make up what is still
+                # needed, each taken at once with its share.
+                plan, need = [], limit - len(taken)
+                while order and need > 0:
+                    shard = order.pop(0)
+                    plan.append((shard, min(need, len(shards[shard]))))
+                    need -= plan[-1][1]
+                for got, passed, tried_here in parallel.each(
+                        lambda one: self._take_shard(
+                            taking, one[0], shards[one[0]], one[1]), plan):
+                    tried += tried_here
+                    taken.extend(got)
+                    if passed:
+                        contended = met = True
             if len(listed) < limit * SPREAD:
                 break
         if met:

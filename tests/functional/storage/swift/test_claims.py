@@ -1,6 +1,8 @@
 """How ``swift.delay`` claims take ready messages: under their shard's
 lease, oldest first, passing over what other claims hold."""
 
+import itertools
+import threading
 from unittest import mock
 
 from oslo_utils import timeutils
@@ -8,6 +10,7 @@ from oslo_utils import timeutils
 from tests.common import behaviour
 from tests.fixtures import swift_store
 from zaqar_delay.storage.swift import claims
+from zaqar_delay.storage.swift import idtime
 from zaqar_delay.storage.swift import index as idx
 
 PROJECT = behaviour.PROJECT
@@ -87,3 +90,26 @@ class SwiftClaimTakingTest(behaviour.Helpers, swift_store.DelayTestBase):
             _, got = self.claim(limit=1)
         shuffle.assert_not_called()
         self.assertEqual(self.ids[2:3], got)
+
+
+class SwiftClaimShardsTest(behaviour.Helpers, swift_store.DelayTestBase):
+
+    def test_the_shards_a_claim_needs_are_taken_at_once(self):
+        # Five messages posted in five seconds: five shards.
+        seconds = itertools.count(0x661198e1e00000, 1 << 20)
+        with mock.patch.object(idtime, 'new', lambda: '%016x-%016x' % (
+                next(seconds), 0)):
+            ids = [self.post(0)[0] for _ in range(5)]
+        self.assertEqual(5, len({idx.shard(mid) for mid in ids}))
+        # Each shard's taking waits for the four others: a claim that
+        # took them one after another would break the barrier.
+        meeting = threading.Barrier(5, timeout=30)
+        take_shard = claims.ClaimController._take_shard
+
+        def meeting_first(controller, *args):
+            meeting.wait()
+            return take_shard(controller, *args)
+        with mock.patch.object(claims.ClaimController, '_take_shard',
+                               meeting_first):
+            _, got = self.claim(limit=5)
+        self.assertEqual(ids, got)
