@@ -20,12 +20,9 @@ from zaqar_delay.storage.swift import parallel
 from zaqar_delay.storage.swift import responses
 from zaqar_delay.storage.swift import upstream
 
-# A claim reads SPREAD x limit ready names at a time. Once a claim of this
-# process meets a message or a shard that another claim holds, its
-# claims on that queue try the shards of those names in a random order,
-# for CONTENDED_SECONDS after the last such meeting, instead of racing
-# the other claimers for the index's head. A lone claimer never meets
-# one and takes the oldest first.
+# Ready names a claim reads at a time (x limit), and how long a process's
+# claims on a queue try shards at random after meeting another claim
+# (ClaimController._take_ready).
 SPREAD = 20
 CONTENDED_SECONDS = 10
 # How many queues a process remembers meeting contention on.
