@@ -165,14 +165,15 @@ class Index:
     def lock(self, message_id, claim_id, expires, now):
         """Take a message for a claim; False when a live claim holds it,
         or another taker holds its shard's lease."""
-        door = self.lease(shard(message_id), claim_id, now)
+        name = shard(message_id)
+        door = self.lease(name, claim_id, now)
         if door is None:
             return False
         try:
             return locks.leased(door) and self.create_lock(
                 message_id, claim_id, expires, now)
         finally:
-            self.unlease(shard(message_id), door)
+            self.unlease(name, door)
 
     def lease(self, name, holder, now):
         """A lease on a shard (``locks.lease``): its end, or None."""
