@@ -84,8 +84,7 @@ def take(client, container, name, holder, expires, now):
     held = read(client, container, name)
     for _ in range(2):
         if held is not None and held.holder == TAKING + holder:
-            # Our own door: swiftclient retried a create whose first try
-            # was applied, or a crash came before the settling.
+            # Our own door: a crash came before the settling.
             return (_bid_of(client, container, name) == holder
                     and _settle(client, container, name, holder, expires,
                                 held.expires))
@@ -94,19 +93,11 @@ def take(client, container, name, holder, expires, now):
             return held.holder == holder
         if held is not None:
             release(client, container, name, held.expires)
-        # ``now`` is when the operation began: the door counts from the
-        # clock, or from Zaqar's if that is ahead (as tests set it).
-        door = max(now, int(time.time())) + DOOR
-        if not _bid(client, container, name, holder, door, now):
-            return False      # another taker is taking it
-        if create(client, container, name, (TAKING + holder).encode(),
-                  door):
-            return (_bid_of(client, container, name) == holder
-                    and _settle(client, container, name, holder, expires,
-                                door))
-        # Our bid goes: the lock's next taker bids with a create too.
-        held = parallel.together(lambda: read(client, container, name),
-                                 lambda: _unbid(client, container, name))[0]
+        door, outcome = _split(client, container, name, holder, now)
+        if door is not None:
+            return outcome and _settle(client, container, name, holder,
+                                       expires, door)
+        held = outcome
     return False
 
 
@@ -116,21 +107,14 @@ def lease(client, container, name, holder, now):
     won it, else None. What the lease guards must be written while
     ``leased`` says so, and land before the door ends."""
     for _ in range(2):
-        door = max(now, int(time.time())) + DOOR
-        if not _bid(client, container, name, holder, door, now):
+        door, outcome = _split(client, container, name, holder, now)
+        if door is not None:
+            return door if outcome else None
+        if outcome is not None and outcome.expires > now:
             return None
-        if create(client, container, name, (TAKING + holder).encode(),
-                  door):
-            if _bid_of(client, container, name) == holder:
-                return door
-            return None
-        held = parallel.together(lambda: read(client, container, name),
-                                 lambda: _unbid(client, container, name))[0]
-        if held is not None and held.expires > now:
-            return None
-        if held is not None:
+        if outcome is not None:
             # Left by a taker that died, by Zaqar's clock.
-            release(client, container, name, held.expires)
+            release(client, container, name, outcome.expires)
     return None
 
 
@@ -161,6 +145,31 @@ def create_held(client, container, name, holder, expires, now):
         if held is not None:
             release(client, container, name, held.expires)
     return False
+
+
+def _split(client, container, name, holder, now):
+    """One try of the splitter on ``name`` for ``holder``: bid, create
+    the door, read the bid back. (the door's end, True) when ``holder``
+    won; (the door's end, False) when another taker's bid was there or
+    came after ours; (None, the lock found there, None if it has gone
+    since) when the create found a lock, whose bid is then deleted.
+    ``holder``'s own door there (swiftclient retried a create whose
+    first try was applied) is won as if the create had succeeded."""
+    # ``now`` is when the operation began: the door counts from the
+    # clock, or from Zaqar's if that is ahead (as tests set it).
+    door = max(now, int(time.time())) + DOOR
+    if not _bid(client, container, name, holder, door, now):
+        return door, False
+    if create(client, container, name, (TAKING + holder).encode(), door):
+        return door, _bid_of(client, container, name) == holder
+    held, bid = parallel.together(
+        lambda: read(client, container, name),
+        lambda: _bid_of(client, container, name))
+    if held is not None and held.holder == TAKING + holder and (
+            bid == holder):
+        return held.expires, True
+    _unbid(client, container, name)
+    return None, held
 
 
 def _bid(client, container, name, holder, door, now):

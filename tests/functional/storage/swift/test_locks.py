@@ -38,6 +38,17 @@ class ContainerTest(swift_store.DelayTestBase):
                 thread.join()
             yield name, won
 
+    def retry_landed_creates(self):
+        """Make the creates of locks (not of bids) act as a create that
+        swiftclient retried after its first try was applied: written,
+        and refused."""
+        create = locks.create
+
+        def retried(client, container, name, content, expires, **kw):
+            landed = create(client, container, name, content, expires, **kw)
+            return landed and container != self.container
+        self.patch(locks, 'create', retried)
+
 
 class LocksTest(ContainerTest):
 
@@ -81,6 +92,22 @@ class LocksTest(ContainerTest):
         self.assertEqual('me', locks.read(self.client, self.container,
                                           'r').holder)
 
+    def test_a_retried_create_that_landed_wins(self):
+        self.retry_landed_creates()
+        self.assertTrue(self.take('t', 'me', self.now + 300))
+        self.assertEqual(locks.Lock('me', self.now + 300),
+                         locks.read(self.client, self.container, 't'))
+        self.assertIsNone(locks.read(self.client,
+                                     locks.bids(self.container), 't'))
+
+    def test_a_retried_create_finding_another_door_loses(self):
+        self.retry_landed_creates()
+        locks.create(self.client, self.container, 'o',
+                     (locks.TAKING + 'other').encode(), self.now + 60)
+        self.assertFalse(self.take('o', 'me'))
+        self.assertIsNone(locks.read(self.client,
+                                     locks.bids(self.container), 'o'))
+
     def test_own_bid_from_a_retried_write_is_the_takers(self):
         locks.create(self.client, locks.bids(self.container), 'w', b'me',
                      self.now + 60)
@@ -107,6 +134,14 @@ class LeasesTest(ContainerTest):
         self.assertIsNone(self.lease('s', 'other'))
         locks.unlease(self.client, self.container, 's', door)
         self.assertIsNotNone(self.lease('s', 'other'))
+
+    def test_a_lease_whose_retried_create_landed_is_won(self):
+        self.retry_landed_creates()
+        door = self.lease('t', 'me')
+        self.assertIsNotNone(door)
+        self.assertEqual(locks.Lock(locks.TAKING + 'me', door),
+                         locks.read(self.client, self.container, 't'))
+        self.assertIsNone(self.lease('t', 'other'))
 
     def test_racing_lease_takers_never_both_win(self):
         for name, won in self.races(
