@@ -29,7 +29,10 @@ threads, so that the claimers' rates can be read against it.
 --drivers runs only the drivers named (default both). --cpu prints,
 after each parallel claimers row, the CPU each server and this process
 used during the run, in cores, and the machine's busy cores of
-``os.cpu_count()``.
+``os.cpu_count()``; then Swift's servers' CPU time a message
+acknowledged, and the rate they could reach at that cost with every
+core of the machine to themselves (no claimer, no Keystone): one
+claimer's run shows which rates this machine cannot reach at that cost.
 """
 
 import argparse
@@ -173,7 +176,7 @@ def servers(stack):
     for process in stack.processes:
         program = os.path.basename(process.args[0])
         if 'ObjectUpdater' in ' '.join(process.args):
-            found['object updater'] = process.pid
+            found['swift object updater'] = process.pid
         elif program in names:
             found[names[program]] = process.pid
     return found
@@ -217,11 +220,29 @@ def parallel_claimers(drivers_, conf_text, args, pids):
                 print('%30s %s (of %d)' % ('cores used', ', '.join(
                     '%s %.2f' % item for item in sorted(used.items())),
                     os.cpu_count()))
+                print('%30s %s' % ('swift ceiling', swift_cpu_ceiling(
+                    used, acked / outcome.seconds)))
             if args.breakdown:
                 for (method, kind), n in calls.most_common():
                     print('%30s %-28s %6.2f' % (method, kind,
                                                 n / max(acked, 1)))
             sys.stdout.flush()
+
+
+def swift_cpu_ceiling(used, rate):
+    """The CPU Swift's servers spent a message acknowledged (from
+    ``used``, cores during a run that acknowledged ``rate`` messages a
+    second), and the rate at that cost if they had every core of the
+    machine, and nothing else ran."""
+    swift = sum(cores for name, cores in used.items()
+                if name.startswith('swift'))
+    if not rate or not swift:
+        return 'no message acknowledged'
+    ms = swift / rate * 1000
+    ceiling = os.cpu_count() / swift * rate
+    return ('%.1f CPU ms a message; with all %d cores: %.1f msg/s, '
+            '%.2f x this run' % (ms, os.cpu_count(), ceiling,
+                                 ceiling / rate))
 
 
 def requests(drivers_):
