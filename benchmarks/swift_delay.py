@@ -31,8 +31,8 @@ after each parallel claimers row, the CPU each server and this process
 used during the run, in cores, and the machine's busy cores of
 ``os.cpu_count()``; then Swift's servers' CPU time a message
 acknowledged, and the rate they could reach at that cost with every
-core of the machine to themselves (no claimer, no Keystone): one
-claimer's run shows which rates this machine cannot reach at that cost.
+core of the machine to themselves (no claimer, no Keystone): no number
+of claimers goes past it here without making a message cheaper.
 """
 
 import argparse
