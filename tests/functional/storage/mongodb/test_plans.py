@@ -1,6 +1,6 @@
 """The plans the MongoDB server picks for ``mongodb.delay``'s queries.
 
-One queue holds 10,000 delayed messages ahead of 50 claimed and 5 ready
+One queue holds 2,000 delayed messages ahead of 50 claimed and 5 ready
 ones. Each query of ``zaqar_delay.storage.mongodb.queries`` is explained
 on the test server (secantusdb, or the server of
 ``ZAQAR_DELAY_TEST_MONGODB_URL``) and must win with its index and examine:
@@ -26,7 +26,7 @@ from tests.fixtures import services
 from tests.fixtures import mongodb_store
 from zaqar_delay.storage.mongodb import queries
 
-DELAYED, CLAIMED, READY = 10000, 50, 5
+DELAYED, CLAIMED, READY = 2000, 50, 5
 LIMIT = 10
 PROJECT = 'plans'
 
