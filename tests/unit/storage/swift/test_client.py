@@ -5,6 +5,8 @@ on demand)."""
 import http.server
 import socket
 import threading
+import time
+import types
 
 import swiftclient
 import testtools
@@ -70,7 +72,12 @@ class ClientRetriesTest(testtools.TestCase):
         self.client = client.Client(Wrapper(
             'http://127.0.0.1:%d/v1/AUTH_p' % self.server.server_port))
         self.slept = []
-        self.patch(client.time, 'sleep', self.slept.append)
+        # The client's sleeps only: time.sleep is the whole process's, and
+        # other threads sleep in loops (py4j's finalizer thread, in the
+        # unit tests that run Spark), which would then spin and fill
+        # self.slept until the process runs out of memory.
+        self.patch(client, 'time', types.SimpleNamespace(
+            sleep=self.slept.append))
 
     def test_a_5xx_is_tried_again_after_1_then_2_seconds(self):
         self.server.statuses = [503, 500]
@@ -86,6 +93,19 @@ class ClientRetriesTest(testtools.TestCase):
                                   self.client.put_object, 'c', 'o', b'x')
         self.assertEqual(503, error.http_status)
         self.assertEqual([1, 2, 4, 8, 16], self.slept)
+
+    def test_other_threads_still_sleep(self):
+        slept = threading.Event()
+
+        def other():
+            time.sleep(0.01)
+            slept.set()
+
+        threading.Thread(target=other, daemon=True).start()
+        self.assertTrue(slept.wait(30))
+        self.server.statuses = [503]
+        self.client.get_object('c', 'o')
+        self.assertEqual([1], self.slept)
 
     def test_a_4xx_is_not_tried_again(self):
         self.server.statuses = [404]
