@@ -1,5 +1,6 @@
 """Unit tests of ``swift.delay``'s expiring writes."""
 
+import types
 from unittest import mock
 
 import swiftclient
@@ -27,10 +28,17 @@ class Client:
         self._write(headers)
 
 
+def clock(**time):
+    """The objects module's clock alone (time.time is the process's,
+    which other threads call too)."""
+    return mock.patch.object(objects, 'time', types.SimpleNamespace(
+        time=mock.Mock(**time)))
+
+
 class TestObjects(testtools.TestCase):
 
     def test_delete_at_is_never_past(self):
-        with mock.patch('time.time', return_value=1000.5):
+        with clock(return_value=1000.5):
             self.assertEqual('1001', objects.delete_at(900))
             self.assertEqual('2000', objects.delete_at(2000))
 
@@ -39,7 +47,7 @@ class TestObjects(testtools.TestCase):
                 lambda c: objects.put(c, 'box', 'name', b'', 1000),
                 lambda c: objects.expire(c, 'box', 'name', 1000)):
             client = Client(refusals=1)
-            with mock.patch('time.time', side_effect=[999.0, 1000.2]):
+            with clock(side_effect=[999.0, 1000.2]):
                 write(client)
             # The second try names a second after the clock it was made at.
             self.assertEqual(['1000', '1001'], client.sent)
