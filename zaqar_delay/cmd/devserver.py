@@ -12,7 +12,6 @@ and no system package are needed.
 """
 
 import argparse
-import ctypes
 import importlib.util
 import os
 import shutil
@@ -48,12 +47,30 @@ Press Ctrl-C to stop.
 """
 
 
-def die_with_parent():
-    """In a child process: get SIGTERM when the parent dies (Linux)."""
-    try:
-        ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
+# Sets the parent-death signal, checks that the parent that started it
+# is still there (else it already missed that death), then becomes the
+# command. Arguments: the parent's PID, then the command.
+_LAUNCHER = """\
+import ctypes, os, signal, sys
+try:
+    ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+except (OSError, AttributeError):
+    pass
+if os.getppid() != int(sys.argv[1]):
+    sys.exit(1)
+os.execvp(sys.argv[2], sys.argv[2:])
+"""
+
+
+def dying_with_parent(argv):
+    """``argv`` as a command that gets SIGTERM when this process dies
+    (Linux). A short Python launcher sets that, then execs ``argv`` in
+    the same process. Popen's ``preexec_fn`` would instead run Python in
+    the child of a fork of this process, with the locks other threads
+    held at the fork: pymongo's after-fork hook logged there, on a
+    handler's lock, and the child never got to exec."""
+    return [sys.executable, '-I', '-S', '-c', _LAUNCHER,
+            str(os.getpid())] + list(argv)
 
 
 def terminate(processes, timeout=10):
@@ -210,8 +227,8 @@ class Stack:
         # In a session of their own: a Ctrl-C in the terminal reaches
         # only this process, which stops them in order.
         self.processes.append(subprocess.Popen(
-            argv, stdout=output, stderr=subprocess.STDOUT, env=env,
-            stdin=subprocess.DEVNULL, preexec_fn=die_with_parent,
+            dying_with_parent(argv), stdout=output,
+            stderr=subprocess.STDOUT, env=env, stdin=subprocess.DEVNULL,
             start_new_session=True))
 
     def ready(self, reply_status):
