@@ -73,6 +73,15 @@ def dying_with_parent(argv):
             str(os.getpid())] + list(argv)
 
 
+def spawn(argv, **kwargs):
+    """Start ``argv`` as :func:`dying_with_parent` runs it (``kwargs``
+    go to Popen); the Popen's ``command`` is ``argv``, its ``args`` the
+    launcher's."""
+    process = subprocess.Popen(dying_with_parent(argv), **kwargs)
+    process.command = list(argv)
+    return process
+
+
 def terminate(processes, timeout=10):
     """Stop processes: SIGTERM, then SIGKILL after ``timeout`` seconds."""
     for process in processes:
@@ -226,10 +235,9 @@ class Stack:
     def _spawn(self, argv, output, env=None):
         # In a session of their own: a Ctrl-C in the terminal reaches
         # only this process, which stops them in order.
-        self.processes.append(subprocess.Popen(
-            dying_with_parent(argv), stdout=output,
-            stderr=subprocess.STDOUT, env=env, stdin=subprocess.DEVNULL,
-            start_new_session=True))
+        self.processes.append(spawn(
+            argv, stdout=output, stderr=subprocess.STDOUT, env=env,
+            stdin=subprocess.DEVNULL, start_new_session=True))
 
     def ready(self, reply_status):
         """Whether a ping that got ``reply_status`` finds the server up."""
@@ -243,7 +251,7 @@ class Stack:
             for process in self.processes:
                 if process.poll() is not None:
                     raise ServerExited('%s exited; see %s' % (
-                        process.args[0], self.log_path))
+                        process.command[0], self.log_path))
             try:
                 with urllib.request.urlopen(ping, timeout=2) as reply:
                     status = reply.status

@@ -63,9 +63,9 @@ print(os.getpid(), os.getppid(), sig.value)
 class DyingWithParentTest(testtools.TestCase):
 
     def run_command(self, argv):
-        proc = subprocess.Popen(devserver.dying_with_parent(argv),
-                                stdout=subprocess.PIPE)
+        proc = devserver.spawn(argv, stdout=subprocess.PIPE)
         out, _ = proc.communicate(timeout=60)
+        self.assertEqual(argv, proc.command)
         return proc, out
 
     def test_the_command_is_the_child_and_gets_sigterm(self):
