@@ -9,8 +9,10 @@ Starts Keystone and a one-replica Swift on loopback (as the tests do,
 from the .tox/services virtualenv), with a redis management store. For N
 delayed messages ahead of one ready one, on a queue with a default
 delay, prints per claim (limit 1; the median time of --repeat claims,
-default 3): object GETs, container listings, all
-requests to Swift, and wall time, for each driver (the queues' first
+default 3): object GETs, container listings, all requests to Swift,
+rounds (the longest chain of those requests in which each started once
+the one before had ended: the round trips the claim waited for one
+after another) and wall time, for each driver (the queues' first
 claims, which make their containers, are not counted); then post throughput;
 then parallel claimers: for each thread count, --ready messages posted
 ready, threads that claim 10 and delete what they got until all are
@@ -92,7 +94,7 @@ def one_claim(data, queue):
                                             calls.total('get_object'))
     elapsed = (time.perf_counter() - t0) * 1000
     counts = (calls.total('get_object'), calls.total('get_container'),
-              calls.total())
+              calls.total(), calls.rounds())
     if [m['id'] for m in msgs] != [mid]:
         return 'claimed %r, wanted %r' % ([m['id'] for m in msgs], mid)
     data.message_controller.delete(queue, mid, PROJECT, claim=claim_id)
@@ -108,7 +110,7 @@ def median_claim(data, queue, repeat):
             return row
         rows.append(row)
     rows.sort(key=lambda row: row[-1])
-    return '%6d %6d %6d %9.1f' % rows[len(rows) // 2]
+    return '%6d %6d %6d %6d %9.1f' % rows[len(rows) // 2]
 
 
 def main(argv=None):
@@ -297,8 +299,8 @@ def swift_ceiling(conf_text, claimers, seconds=10):
 def per_claim(drivers_, queues, sizes, repeat, upstream_up_to=None):
     print('per claim (limit 1) with N delayed ahead (after a first claim '
           'that made the containers)')
-    print('%7s %-12s %6s %6s %6s %9s' % (
-        'N', 'driver', 'GETs', 'lists', 'reqs', 'ms'))
+    print('%7s %-12s %6s %6s %6s %6s %9s' % (
+        'N', 'driver', 'GETs', 'lists', 'reqs', 'rounds', 'ms'))
     for name, (_, data) in drivers_.items():
         one_claim(data, queues[name])
     ahead = 0
