@@ -176,11 +176,17 @@ def servers(stack):
              'gunicorn': 'keystone'}
     found = {}
     for process in stack.processes:
-        program = os.path.basename(process.args[0])
-        if 'ObjectUpdater' in ' '.join(process.args):
+        # What the server runs (``devserver.spawn``), not its launcher.
+        program = os.path.basename(process.command[0])
+        if 'ObjectUpdater' in ' '.join(process.command):
             found['swift object updater'] = process.pid
         elif program in names:
             found[names[program]] = process.pid
+    missing = set(names.values()) - set(found)
+    if missing:
+        # The CPU rows and the ceiling would leave their time out.
+        raise SystemExit('no process found for %s' % ', '.join(
+            sorted(missing)))
     return found
 
 
