@@ -1,6 +1,6 @@
 """Run the README's main job as a new user would, and stop it.
 
-    python3 tools/smoke_devserver.py [--timeout 900]
+    python3 tools/smoke_devserver.py [--timeout 900] [--any-python]
 
 Runs the first command of the README's "On a fresh machine" section in
 a shell, in a process group of its own (as a terminal runs it), waits
@@ -8,11 +8,18 @@ for the URL it prints, runs the printed python-zaqarclient example (a
 post and a claim), then sends SIGINT to the group, as Ctrl-C does. It
 fails unless the claim returns what the example says, the command exits
 0, and none of the servers it started is left running.
+
+The command runs with the ``python3`` found first on ``PATH``, which
+must be a PEP 668 ("externally managed") distribution Python, as most
+newcomers' is (``.ci/run`` puts one first with ``tools/pep668.py``):
+a command that needs ``pip install`` outside a virtualenv fails here
+as it would for them. ``--any-python`` lifts that check.
 """
 
 import argparse
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -71,11 +78,22 @@ def _strays(marks):
 
 
 def main(argv=None):
+    import pep668           # beside this script, on sys.path when run
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('--timeout', type=float, default=900,
                         help='seconds to wait for the URL (the first run '
                         'builds tox\'s environment)')
+    parser.add_argument('--any-python', action='store_true',
+                        help='run with any python3, not only a PEP 668 '
+                        'distribution Python')
     args = parser.parse_args(argv)
+    python3 = shutil.which('python3')
+    if not args.any_python and not pep668.externally_managed(python3):
+        print('smoke: %s is not an externally managed (PEP 668) Python; '
+              'put one first on PATH (python3 tools/pep668.py DIR) or '
+              'pass --any-python' % python3, file=sys.stderr)
+        return 1
+    print('smoke: python3 is %s' % python3, flush=True)
     command = readme_commands()[0]
     print('$ %s' % command, flush=True)
     started = time.monotonic()
