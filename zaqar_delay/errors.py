@@ -13,16 +13,18 @@ class DelayError(validation.ValidationFailed):
     """
 
 
-class QueueMetadataRefused(storage_errors.FlavorDoesNotExist):
-    """Raised by a queue create whose metadata a delay driver refuses.
+class QueueMetadataRefused(DelayError, storage_errors.FlavorDoesNotExist):
+    """Raised when a delay driver refuses the metadata of a queue create.
 
-    Zaqar's wsgi queue PUT answers 503 for any storage error but a
-    missing flavor, which it answers with a 400 and the error's text; so
-    the refusal is that kind of error, with its own text. (A metadata
-    PATCH answers DelayError with a 400 itself.)
+    Zaqar's queue create answers a 400 with this text on both transports:
+    the websocket one for any ``ValidationFailed``; the wsgi one only for
+    a ``FlavorDoesNotExist`` (every other storage error is a 503), hence
+    the second base. The wsgi transport logs that case as a missing
+    flavor, with a traceback: ``checks.quiet_wsgi_refusals`` rewrites
+    that record into one INFO line with this text.
     """
 
-    msg_format = '{why}'
-
-    def __init__(self, why):
-        storage_errors.ExceptionBase.__init__(self, why=why)
+    def __init__(self, queue, why):
+        text = 'Queue "%s" not created: %s' % (queue, why)
+        ValueError.__init__(self, text)
+        self.queue, self.why = queue, why

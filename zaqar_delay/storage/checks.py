@@ -9,11 +9,18 @@ the metadata is stored unchecked, and a driver treats a value it refuses
 as absent (``retry.of_queue``).
 """
 
+import logging
+
 from zaqar.conf import transport
 
 from zaqar_delay import dedup
 from zaqar_delay import errors
 from zaqar_delay import retry
+from zaqar_delay.storage import upstream
+
+# The module whose queue PUT logs a FlavorDoesNotExist with
+# LOG.exception('Flavor "%s" does not exist', ...) (zaqar 23).
+WSGI_QUEUES = 'zaqar.transport.wsgi.v2_0.queues'
 
 
 def check(metadata, max_delay, max_ttl):
@@ -24,18 +31,48 @@ def check(metadata, max_delay, max_ttl):
     dedup.check(metadata, max_ttl)
 
 
+class RefusalRecords(logging.Filter):
+    """Turns the wsgi transport's record of a refused queue create (a
+    "Flavor ... does not exist" error with a traceback) into one INFO
+    line that says what was refused and why, as a client's mistake (at
+    WARNING and above, oslo.log would append the exception still being
+    handled); passes every other record."""
+
+    def filter(self, record):
+        refused = record.exc_info and record.exc_info[1]
+        if isinstance(refused, errors.QueueMetadataRefused):
+            record.levelno, record.levelname = logging.INFO, 'INFO'
+            record.msg, record.args = '%s', (str(refused),)
+            record.exc_info = record.exc_text = None
+        return True
+
+
+def quiet_wsgi_refusals():
+    """Put a RefusalRecords filter, once, on the logger of Zaqar's wsgi
+    queue resource (UpstreamChanged if it is gone)."""
+    logger = upstream.private(WSGI_QUEUES, 'LOG').logger
+    if not any(isinstance(f, RefusalRecords) for f in logger.filters):
+        logger.addFilter(RefusalRecords())
+
+
 class QueueMetadataCheck:
-    """The stage: ``create`` and ``set_metadata`` check, then pass."""
+    """The stage: ``create`` and ``set_metadata`` check, then pass.
+
+    A refused create raises QueueMetadataRefused (a 400 on both of
+    Zaqar's transports), a refused ``set_metadata`` a DelayError (the
+    metadata PATCH answers it with a 400).
+    """
 
     def __init__(self, driver, control_driver):
         self.max_delay = driver.max_delay
         self.max_ttl = driver.conf[transport.GROUP_NAME].max_message_ttl
+        quiet_wsgi_refusals()
 
     def create(self, name, metadata=None, project=None):
         try:
             check(metadata, self.max_delay, self.max_ttl)
         except errors.DelayError as exc:
-            raise errors.QueueMetadataRefused(str(exc)) from exc
+            raise errors.QueueMetadataRefused(name, str(exc)) from None
 
     def set_metadata(self, name, metadata, project=None):
         check(metadata, self.max_delay, self.max_ttl)

@@ -1,22 +1,26 @@
 """The queue stage refuses delay metadata the drivers would not honour,
-with errors Zaqar's wsgi transport answers with a 400."""
+with errors Zaqar's transports answer with a 400."""
 
+import logging
 import types
 
+import fixtures
 import testtools
 from oslo_config import cfg
 from zaqar.storage import errors as storage_errors
 from zaqar.transport import validation
 
+from zaqar_delay import errors
 from zaqar_delay import opts
 from zaqar_delay.storage import checks
+from zaqar_delay.storage import upstream
 
 
 class QueueMetadataCheckTest(testtools.TestCase):
 
     def setUp(self):
         super().setUp()
-        conf = cfg.ConfigOpts()
+        self.stage_conf = conf = cfg.ConfigOpts()
         opts.register_opts(conf)
         self.stage = checks.QueueMetadataCheck(
             types.SimpleNamespace(max_delay=900, conf=conf), None)
@@ -27,13 +31,43 @@ class QueueMetadataCheckTest(testtools.TestCase):
             'q', {'_retry_backoff': {'initial': 5}}, 'p'))
         self.assertIsNone(self.stage.set_metadata('q', {'other': 1}, 'p'))
 
-    def test_create_raises_what_a_queue_put_maps_to_400(self):
-        # Zaqar's PUT turns FlavorDoesNotExist into a 400 with its text,
-        # every other storage error into a 503.
+    def test_create_raises_what_both_transports_map_to_400(self):
+        # Zaqar's wsgi PUT turns FlavorDoesNotExist into a 400 with its
+        # text, every other storage error into a 503; its websocket
+        # queue_create answers ValidationFailed with a 400.
         error = self.assertRaises(
-            storage_errors.FlavorDoesNotExist, self.stage.create, 'q',
+            errors.QueueMetadataRefused, self.stage.create, 'q.1',
             {'_retry_backoff': {'initial': -1}}, 'p')
-        self.assertIn('_retry_backoff.initial must be', str(error))
+        self.assertIsInstance(error, storage_errors.FlavorDoesNotExist)
+        self.assertIsInstance(error, validation.ValidationFailed)
+        self.assertTrue(str(error).startswith(
+            'Queue "q.1" not created: _retry_backoff.initial must be'),
+            str(error))
+
+    def test_the_wsgi_record_of_a_refusal_is_one_info_line(self):
+        logger = logging.getLogger(checks.WSGI_QUEUES)
+        self.assertEqual(1, sum(isinstance(f, checks.RefusalRecords)
+                                for f in logger.filters))
+        checks.QueueMetadataCheck(types.SimpleNamespace(
+            max_delay=900, conf=self.stage_conf), None)     # once only
+        self.assertEqual(1, sum(isinstance(f, checks.RefusalRecords)
+                                for f in logger.filters))
+        seen = self.useFixture(fixtures.FakeLogger(
+            name=checks.WSGI_QUEUES, level=logging.DEBUG,
+            format='%(levelname)s %(message)s'))
+        upstream_log = upstream.private(checks.WSGI_QUEUES, 'LOG')
+        # As Zaqar's queue PUT logs it.
+        for raised in (errors.QueueMetadataRefused('q.1', 'why'),
+                       storage_errors.FlavorDoesNotExist(flavor='f')):
+            try:
+                raise raised
+            except storage_errors.FlavorDoesNotExist:
+                upstream_log.exception('Flavor "%s" does not exist', 'q.1')
+        lines = seen.output.splitlines()
+        self.assertEqual('INFO Queue "q.1" not created: why', lines[0])
+        self.assertEqual('ERROR Flavor "q.1" does not exist', lines[1])
+        self.assertIn('Traceback', seen.output)     # the real flavor's
+        self.assertEqual(1, seen.output.count('Traceback'))
 
     def test_set_metadata_raises_what_a_patch_maps_to_400(self):
         error = self.assertRaises(

@@ -1,0 +1,77 @@
+"""A queue create with delay metadata the drivers refuse gets a 400 on
+both of Zaqar's transports, and the server logs one line that says
+what was refused, not a missing flavor with a traceback."""
+
+import json
+import urllib.error
+import urllib.request
+import uuid
+
+import testtools
+import websocket
+
+from tests.fixtures import zaqar_server
+
+BAD = {'_retry_backoff': {'initial': -1}}
+WHY = '_retry_backoff.initial must be a number of seconds above 0'
+
+
+class QueueMetadataRefusedTest(testtools.TestCase):
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.stack = zaqar_server.ZaqarServer(websocket=True).start()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.stack.cleanup()
+        super().tearDownClass()
+
+    def headers(self):
+        return {'Client-ID': str(uuid.uuid4()), 'X-Project-ID': 'p.1:x',
+                'Content-Type': 'application/json'}
+
+    def put(self, name, metadata):
+        req = urllib.request.Request(
+            '%s/v2/queues/%s' % (self.stack.url, name), method='PUT',
+            data=json.dumps(metadata).encode(), headers=self.headers())
+        try:
+            with urllib.request.urlopen(req, timeout=10) as reply:
+                return reply.status, reply.read()
+        except urllib.error.HTTPError as exc:
+            return exc.code, json.loads(exc.read())
+
+    def log(self):
+        with open(self.stack.log_path, errors='replace') as f:
+            return f.read()
+
+    def test_wsgi_put_is_a_400_that_says_why(self):
+        status, body = self.put('orders.eu-wsgi', BAD)
+        self.assertEqual(400, status, body)
+        self.assertIn('Queue "orders.eu-wsgi" not created: ' + WHY,
+                      body['description'])
+        log = self.log()
+        line = next(line for line in log.splitlines()
+                    if 'orders.eu-wsgi' in line)
+        self.assertIn(' INFO ', line)
+        self.assertIn(WHY, line)
+        self.assertNotIn('does not exist', log)
+        self.assertNotIn('QueueMetadataRefused', log)     # no traceback
+        # Good metadata creates the queue.
+        self.assertEqual(201, self.put('orders.eu-wsgi', {
+            '_retry_backoff': {'initial': 5}})[0])
+
+    def test_websocket_queue_create_is_a_400_that_says_why(self):
+        ws = websocket.create_connection(self.stack.ws_url, timeout=10)
+        self.addCleanup(ws.close)
+        ws.send(json.dumps({'action': 'queue_create', 'headers':
+                            self.headers(), 'body': {
+                                'queue_name': 'orders.eu-ws',
+                                'metadata': BAD}}))
+        reply = json.loads(ws.recv())
+        self.assertEqual(400, reply['headers']['status'], reply)
+        self.assertIn('Queue "orders.eu-ws" not created: ' + WHY,
+                      reply['body']['exception'])
+        self.assertNotIn('Queue orders.eu-ws could not be created',
+                         self.log())
