@@ -10,6 +10,7 @@ from zaqar.storage import errors
 from zaqar.storage.mongodb import claims as upstream_claims
 from zaqar.storage.mongodb import utils
 
+from zaqar_delay import deadletter
 from zaqar_delay import retry
 from zaqar_delay.storage.mongodb import messages as delay_messages
 from zaqar_delay.storage.mongodb import queries
@@ -67,10 +68,9 @@ class ClaimController(upstream_claims.ClaimController):
                 'e': {'$cond': [outlives, _utc(expires + grace), '$e']},
                 't': {'$cond': [outlives, ttl + grace, '$t']}}}])
 
-        if ('_max_claim_count' in queue_meta and
-                '_dead_letter_queue' in queue_meta):
-            self._dead_letter(collection, scope, oid, queue_meta, project,
-                              now)
+        policy = deadletter.of_queue(queue_meta)
+        if policy:
+            self._dead_letter(collection, scope, oid, policy, project, now)
         claimed = [delay_messages.basic_message(doc, now)
                    for doc in queries.find(collection,
                                            queries.of_claim(scope, oid))]
@@ -78,23 +78,22 @@ class ClaimController(upstream_claims.ClaimController):
             return None, []
         return str(oid), claimed
 
-    def _dead_letter(self, collection, scope, oid, meta, project, now):
+    def _dead_letter(self, collection, scope, oid, policy, project, now):
         """Move the messages of claim ``oid`` claimed too often."""
         msg_ctrl = self.driver.message_controller
-        dlq = meta['_dead_letter_queue']
+        dlq = policy.queue
         dlq_collection = msg_ctrl._collection(dlq, project)
         # Makes the queue's marker counter when none exists yet (with a
         # management store other than mongodb, as a post does).
         msg_ctrl._get_counter(dlq, project)
         too_often = dict(queries.of_claim(scope, oid).filter,
-                         **{'c.c': {'$gt': meta['_max_claim_count']}})
+                         **{'c.c': {'$gt': policy.max_claims}})
         for doc in collection.find(too_often, projection={'_id': 1}):
             moved = {'p_q': utils.scope_queue_name(dlq, project),
                      'k': msg_ctrl._inc_counter(dlq, project) - 1,
                      's': READY, 'a': 0, 'c.id': None, 'c.e': now}
-            ttl = meta.get('_dead_letter_queue_messages_ttl')
-            if ttl:
-                moved.update(t=ttl, e=_utc(now + ttl))
+            if policy.ttl:
+                moved.update(t=policy.ttl, e=_utc(now + policy.ttl))
             if dlq_collection == collection:
                 collection.update_one({'_id': doc['_id'], 'c.id': oid},
                                       {'$set': moved})

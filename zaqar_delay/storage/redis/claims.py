@@ -7,6 +7,7 @@ from zaqar.storage.redis import claims as upstream_claims
 from zaqar.storage.redis import models
 from zaqar.storage.redis import utils
 
+from zaqar_delay import deadletter
 from zaqar_delay import delay
 from zaqar_delay import retry
 from zaqar_delay.storage.redis import keys
@@ -74,29 +75,27 @@ class ClaimController(upstream_claims.ClaimController):
         claimed = [delay.with_age(models.Message.from_hmap(
             dict(zip(fields[::2], fields[1::2]))).to_basic(now))
             for fields in hashes]
-        if '_max_claim_count' in queue_meta and \
-                '_dead_letter_queue' in queue_meta:
+        policy = deadletter.of_queue(queue_meta)
+        if policy:
             claimed = self._dead_letter(queue, project, claim_id, claimed,
-                                        queue_meta, now)
+                                        policy, now)
             if not claimed:
                 return None, []
         return claim_id, claimed
 
-    def _dead_letter(self, queue, project, claim_id, claimed, meta, now):
+    def _dead_letter(self, queue, project, claim_id, claimed, policy, now):
         """Move messages claimed too often; return the ones to deliver."""
-        dlq = meta['_dead_letter_queue']
-        ttl = meta.get('_dead_letter_queue_messages_ttl') or ''
         deliver = []
         for msg in claimed:
-            if msg['claim_count'] <= meta['_max_claim_count']:
+            if not deadletter.moves(policy, msg['claim_count']):
                 deliver.append(msg)
                 continue
             self._lua['dead_letter'](
                 keys=list(keys.index(queue, project)) +
-                list(keys.index(dlq, project)) +
-                [keys.rank_counter(dlq, project), msg['id']] +
+                list(keys.index(policy.queue, project)) +
+                [keys.rank_counter(policy.queue, project), msg['id']] +
                 keys.claim(queue, project, claim_id),
-                args=[now, claim_id, ttl])
+                args=[now, claim_id, policy.ttl or ''])
         return deliver
 
     @utils.raises_conn_error
