@@ -43,7 +43,7 @@ class ClaimController(upstream_claims.ClaimController):
         queue_meta = self.driver.queue_controller.get(queue,
                                                       project=project)
         ttl, grace = metadata['ttl'], metadata['grace']
-        collection, scope, now = msg_ctrl._ready_view(queue, project)
+        collection, scope, now = msg_ctrl.ready_view(queue, project)
         oid = objectid.ObjectId()
         expires = now + ttl
 
@@ -82,15 +82,13 @@ class ClaimController(upstream_claims.ClaimController):
         """Move the messages of claim ``oid`` claimed too often."""
         msg_ctrl = self.driver.message_controller
         dlq = policy.queue
-        dlq_collection = msg_ctrl._collection(dlq, project)
-        # Makes the queue's marker counter when none exists yet (with a
-        # management store other than mongodb, as a post does).
-        msg_ctrl._get_counter(dlq, project)
+        dlq_collection = msg_ctrl.collection(dlq, project)
+        marker = msg_ctrl.markers(dlq, project)
         too_often = dict(queries.of_claim(scope, oid).filter,
                          **{'c.c': {'$gt': policy.max_claims}})
         for doc in collection.find(too_often, projection={'_id': 1}):
             moved = {'p_q': utils.scope_queue_name(dlq, project),
-                     'k': msg_ctrl._inc_counter(dlq, project) - 1,
+                     'k': marker(),
                      's': READY, 'a': 0, 'c.id': None, 'c.e': now}
             if policy.ttl:
                 moved.update(t=policy.ttl, e=_utc(now + policy.ttl))
@@ -120,7 +118,7 @@ class ClaimController(upstream_claims.ClaimController):
             raise errors.ClaimDoesNotExist(claim_id, queue, project)
         ttl, grace = metadata['ttl'], metadata['grace']
         msg_ctrl = self.driver.message_controller
-        collection = msg_ctrl._collection(queue, project)
+        collection = msg_ctrl.collection(queue, project)
         scope = utils.scope_queue_name(queue, project)
         now = timeutils.utcnow_ts()
         expires = now + ttl

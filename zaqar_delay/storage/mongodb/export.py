@@ -15,7 +15,7 @@ from zaqar_delay.storage import export
 def records(driver, queue, project, batch):
     """Yield the queue's messages as export fields, in posting order."""
     controller = driver.message_controller
-    collection = controller._collection(queue, project)
+    collection = controller.collection(queue, project)
     scope = utils.scope_queue_name(queue, project)
     marker = -1
     while True:

@@ -138,13 +138,29 @@ class DelayMessages:
                     {'$set': {'s': READY, 'a': 0}} if state == WAITING else
                     updates.give_back('$c.e', now))
 
-    def _ready_view(self, queue_name, project):
-        """Promote what ended; return (collection, scope, now)."""
+    # The queue helpers of mongodb.delay's other modules (claims, stages,
+    # export): all they use of this controller.
+
+    def collection(self, queue_name, project=None):
+        """The collection that holds the queue's message documents."""
+        return self._collection(queue_name, project)
+
+    def ready_view(self, queue_name, project=None):
+        """Promote what came due or whose claim ended (at most
+        ``promote_batch_size`` of each); return (collection, scope, now)."""
         collection = self._collection(queue_name, project)
         scope = utils.scope_queue_name(queue_name, project)
         now = timeutils.utcnow_ts()
         self._promote(collection, scope, now)
         return collection, scope, now
+
+    def markers(self, queue_name, project=None):
+        """A function that returns a new marker ``k`` of the queue each
+        time it is called (one counter update). The queue's counter is
+        made first when missing (one read), as a post makes it: with a
+        management store other than MongoDB, nothing else does."""
+        self._get_counter(queue_name, project)
+        return lambda: self._inc_counter(queue_name, project) - 1
 
     def _list(self, queue_name, project=None, marker=None,
               echo=False, client_uuid=None, projection=None,
@@ -154,7 +170,7 @@ class DelayMessages:
         if sort not in (1, -1):
             raise ValueError('sort must be either 1 (ascending) '
                              'or -1 (descending)')
-        collection, scope, now = self._ready_view(queue_name, project)
+        collection, scope, now = self.ready_view(queue_name, project)
         states = [READY]
         if include_claimed:
             states.append(CLAIMED)

@@ -29,7 +29,7 @@ class MessageQueueHandler(upstream_messages.MessageQueueHandler):
         if not self.queue_controller.exists(name, project=project):
             raise errors.QueueDoesNotExist(name, project)
         ctrl = self.message_controller
-        collection = ctrl._collection(name, project)
+        collection = ctrl.collection(name, project)
         scope = utils.scope_queue_name(name, project)
         now = timeutils.utcnow_ts()
 

@@ -33,7 +33,7 @@ class MongoFaultMatrixTest(fault_matrix.FaultMatrix,
                                              fault_matrix.PROJECT)
 
     def migrate(self, queue):
-        coll = self.driver.message_controller._collection(
+        coll = self.driver.message_controller.collection(
             queue, fault_matrix.PROJECT)
         for _ in migrate.reindex(coll, batch=2):
             pass
@@ -41,6 +41,6 @@ class MongoFaultMatrixTest(fault_matrix.FaultMatrix,
     def op_migrate(self, case):
         # Migration reads whole collections: earlier cases' messages would
         # change its count of requests.
-        self.driver.message_controller._collection(
+        self.driver.message_controller.collection(
             case.queue, fault_matrix.PROJECT).delete_many({})
         return super().op_migrate(case)

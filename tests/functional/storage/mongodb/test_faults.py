@@ -28,7 +28,7 @@ class MongoFaultTest(behaviour.Helpers, mongodb_store.DelayTestBase):
         (mid,) = self.post(0)
         self.assertEqual([mid], self.claim(ttl=60)[1])
         timeutils.advance_time_seconds(70)
-        faults.Fault(self, self.messages._collection(dlq, PROJECT),
+        faults.Fault(self, self.messages.collection(dlq, PROJECT),
                      'insert_one', mongo_errors.AutoReconnect('lost'))
         self.assertEqual([], self.claim(ttl=60)[1])   # copy failed once
         timeutils.advance_time_seconds(70)
@@ -38,7 +38,7 @@ class MongoFaultTest(behaviour.Helpers, mongodb_store.DelayTestBase):
     def test_a_renewal_never_leaves_a_claim_outliving_its_message(self):
         (mid,) = self.post(0)
         claim_id, _ = self.claim(ttl=60)
-        collection = self.messages._collection(self.queue, PROJECT)
+        collection = self.messages.collection(self.queue, PROJECT)
         # The store goes away after the renewal's first request.
         faults.Fault(self, collection, 'update_many',
                      mongo_errors.AutoReconnect('lost'), nth=2, lasting=True)
@@ -54,12 +54,12 @@ class MongoFaultTest(behaviour.Helpers, mongodb_store.DelayTestBase):
         self.assertGreaterEqual(doc['e'], claim_ends)
 
     def documents(self):
-        collection = self.messages._collection(self.queue, PROJECT)
+        collection = self.messages.collection(self.queue, PROJECT)
         return collection.count_documents(
             {'p_q': utils.scope_queue_name(self.queue, PROJECT)})
 
     def test_a_post_cut_short_leaves_nothing_once_its_deadline_passed(self):
-        collection = self.messages._collection(self.queue, PROJECT)
+        collection = self.messages.collection(self.queue, PROJECT)
         # The post's state update is lost: its documents were inserted.
         faults.Fault(self, collection, 'update_many',
                      mongo_errors.AutoReconnect('lost'))
@@ -72,7 +72,7 @@ class MongoFaultTest(behaviour.Helpers, mongodb_store.DelayTestBase):
         self.assertEqual(0, self.documents())
 
     def test_a_post_taken_for_dead_fails_and_leaves_nothing(self):
-        collection = self.messages._collection(self.queue, PROJECT)
+        collection = self.messages.collection(self.queue, PROJECT)
         update = collection.update_many
         stalled = []
 

@@ -48,7 +48,7 @@ class QueryPlanTest(mongodb_store.MongoMixin, zaqar_base.TestBase):
         if QueryPlanTest.fixture is None:   # built once: it takes seconds
             QueryPlanTest.fixture = self._fill()
         self.data, self.queue, self.claim_ids = self.fixture
-        self.collection = self.data.message_controller._collection(
+        self.collection = self.data.message_controller.collection(
             self.queue, PROJECT)
         self.scope = '%s/%s' % (PROJECT, self.queue)
         self.now = timeutils.utcnow_ts()
