@@ -28,3 +28,17 @@ class QueueMetadataRefused(DelayError, storage_errors.FlavorDoesNotExist):
         text = 'Queue "%s" not created: %s' % (queue, why)
         ValueError.__init__(self, text)
         self.queue, self.why = queue, why
+
+
+class NotReplicated(storage_errors.ExceptionBase):
+    """Raised when a write reached the redis primary but not enough
+    replicas acknowledged it in time (``[drivers:message_store:
+    redis.delay] wait_replicas``).
+
+    The write may survive or vanish at a failover, so it is not
+    acknowledged: Zaqar's transports answer a 503, which the client
+    may retry (a retried post may then store the message twice).
+    """
+
+    msg_format = ('write held by {acked} of {wanted} redis replicas '
+                  'after {timeout_ms} ms: not acknowledged')

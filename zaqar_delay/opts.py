@@ -46,6 +46,30 @@ redis_server_clock = cfg.BoolOpt(
 
 ALL_OPTS = [ttl_shorter_than_delay, promote_batch_size, redis_server_clock]
 
+# Beside Zaqar's [drivers:message_store:redis] (uri, reconnects): what
+# only redis.delay does with its store. A pool's options of the same
+# names (given when the pool is created) land in this group too.
+REDIS_GROUP = 'drivers:message_store:redis.delay'
+
+REDIS_OPTS = [
+    cfg.IntOpt('wait_replicas', default=0, min=0, max=16, help=(
+        'Replicas that must hold a write before it is acknowledged. '
+        'With N > 0, every message and claim script that writes is '
+        'followed by WAIT N on the same connection; a write not '
+        'replicated in time fails the request with a 503 that the '
+        'client may retry, so that a post, claim or delete that was '
+        'answered with success survives a Sentinel failover. With 0 '
+        '(Zaqar\'s behaviour), a write acknowledged by the primary alone '
+        'is lost if the primary dies before sending it to a replica. '
+        'Keep N below the number of replicas, or writes fail while one '
+        'replica is down.')),
+    cfg.IntOpt('wait_timeout_ms', default=50, min=1, max=60000, help=(
+        'Milliseconds a write waits for [drivers:message_store:'
+        'redis.delay] wait_replicas replicas. Must be below the '
+        'socket_timeout of the redis URI (0.1 s unless the URI says '
+        'otherwise), or the driver refuses to start.')),
+]
+
 PUSH_GROUP = 'delay_push'
 
 PUSH_OPTS = [
@@ -98,6 +122,25 @@ def register_opts(conf):
     conf.register_opt(transport.max_message_ttl, group=transport.GROUP_NAME)
 
 
+# A pool's URI, which Zaqar sets in REDIS_GROUP (never zaqar.conf): once
+# the group is registered, Zaqar sets only the options it has, so this
+# one must be there or a pool's driver would not get its URI.
+_POOL_URI = cfg.StrOpt('uri', secret=True,
+                       help='A redis.delay pool\'s URI, set by Zaqar.')
+
+
+def register_redis_opts(conf):
+    """Register the ``redis.delay`` options (the redis driver does),
+    one at a time: when a pool's options name one, Zaqar has registered
+    it already (with the pool's value as its default), and that one is
+    kept."""
+    for opt in REDIS_OPTS + [_POOL_URI]:
+        try:
+            conf.register_opt(opt, group=REDIS_GROUP)
+        except cfg.DuplicateOptError:
+            pass
+
+
 def list_opts():
     """Return the options of zaqar-delay for oslo-config-generator.
 
@@ -108,4 +151,5 @@ def list_opts():
     :returns: a list of ``(group, [options])`` pairs
     """
     return [(GROUP, ALL_OPTS), (PUSH_GROUP, PUSH_OPTS),
+            (REDIS_GROUP, REDIS_OPTS),
             (transport.GROUP_NAME, [_max_message_delay_doc])]

@@ -13,6 +13,8 @@ class OptsTest(testtools.TestCase):
         self.assertEqual({'ttl_shorter_than_delay', 'promote_batch_size',
                           'redis_server_clock'},
                          {o.name for o in groups['delay']})
+        self.assertEqual(['wait_replicas', 'wait_timeout_ms'],
+                         [o.name for o in groups[opts.REDIS_GROUP]])
         self.assertEqual(['max_message_delay'],
                          [o.name for o in groups['transport']])
 

@@ -3,14 +3,20 @@
 Enable it with ``[drivers] message_store = redis.delay``; it connects with
 the ``[drivers:message_store:redis]`` options, like ``redis``. In a pool,
 give the pool the URI ``redis.delay://host:port?...``: that URI is used.
+A Sentinel URI (``redis://s1:26379,s2:26379?master=NAME``) works in both
+places. ``[drivers:message_store:redis.delay] wait_replicas`` (or a
+pool option of that name) makes every acknowledged write a replicated
+one (doc/source/high_availability.rst).
 """
 
 import types
 
 from zaqar.common import decorators
+from zaqar.common import errors as zaqar_errors
 from zaqar.conf import drivers_message_store_redis as redis_opts
 from zaqar.storage.redis import driver as upstream_driver
 
+from zaqar_delay import opts
 from zaqar_delay.storage import common
 from zaqar_delay.storage.redis import claims
 from zaqar_delay.storage.redis import messages
@@ -33,6 +39,26 @@ def client(uri):
         redis_conf=types.SimpleNamespace(uri=uri)))
 
 
+def replication(conf, connection):
+    """``scripting.Replication`` from ``[drivers:message_store:
+    redis.delay]``; raises ConfigurationError when WAIT could outlast the
+    connection's socket timeout (the reply would be cut off)."""
+    opts.register_redis_opts(conf)
+    group = conf[opts.REDIS_GROUP]
+    wanted = scripting.Replication(int(group.wait_replicas),
+                                   int(group.wait_timeout_ms))
+    if not wanted.replicas:
+        return scripting.NO_WAIT
+    socket_timeout = connection.connection_pool.connection_kwargs.get(
+        'socket_timeout')
+    if socket_timeout and wanted.timeout_ms >= socket_timeout * 1000:
+        raise zaqar_errors.ConfigurationError(
+            'wait_timeout_ms (%d) must be below the redis socket_timeout '
+            '(%s s): raise socket_timeout in the URI or lower '
+            'wait_timeout_ms' % (wanted.timeout_ms, socket_timeout))
+    return wanted
+
+
 class DataDriver(common.DelaySettings, upstream_driver.DataDriver):
     """Upstream's redis DataDriver with the delay message and claim
     controllers."""
@@ -40,6 +66,10 @@ class DataDriver(common.DelaySettings, upstream_driver.DataDriver):
     message_class = messages.MessageController
     claim_class = claims.ClaimController
     push_class = pushes.Pushes
+
+    def __init__(self, conf, cache, control_driver):
+        super().__init__(conf, cache, control_driver)
+        self.replication = replication(self.conf, self.connection)
 
     @decorators.lazy_property(write=False)
     def connection(self):
@@ -62,4 +92,4 @@ class DataDriver(common.DelaySettings, upstream_driver.DataDriver):
 
     @decorators.lazy_property(write=False)
     def scripts(self):
-        return scripting.Scripts(self.connection)
+        return scripting.Scripts(self.connection, self.replication)

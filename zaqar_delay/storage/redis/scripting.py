@@ -3,14 +3,30 @@
 A line ``--- @include "name"`` is replaced by the text of ``name.lua``;
 every other script is one atomic command whose header lists its KEYS,
 ARGV and return value.
+
+Scripts are redis-py registered scripts: run by SHA, and loaded again
+on a ``NOSCRIPT`` reply, which is what a primary promoted by Sentinel
+gives until it runs each script once (tests/functional/storage/redis/
+test_sentinel.py). With ``wait_replicas`` (:class:`Replication`), each
+write script is sent with a ``WAIT`` behind it on one connection.
 """
 
+import collections
 import os
 import re
+
+from redis import exceptions
+
+from zaqar_delay import errors
 
 _FOLDER = os.path.join(os.path.dirname(os.path.abspath(__file__)),
                        'scripts')
 _INCLUDE = re.compile(r'^--- @include "([a-z_]+)"$', re.MULTILINE)
+
+# ``[drivers:message_store:redis.delay]`` wait_replicas and
+# wait_timeout_ms; replicas 0: no WAIT.
+Replication = collections.namedtuple('Replication', 'replicas timeout_ms')
+NO_WAIT = Replication(0, 0)
 
 
 def source(name):
@@ -18,6 +34,42 @@ def source(name):
     with open(os.path.join(_FOLDER, name + '.lua')) as script:
         text = script.read()
     return _INCLUDE.sub(lambda match: source(match.group(1)), text)
+
+
+class Replicated:
+    """A write script whose reply counts only once replicated.
+
+    Called as a registered script (``keys=``, ``args=``): sends EVALSHA
+    and ``WAIT replicas timeout_ms`` in one pipeline, so on one
+    connection (WAIT waits for that connection's writes), one round
+    trip. Returns the script's reply, or raises ``errors.NotReplicated``
+    when fewer replicas acknowledged it in time. On ``NOSCRIPT`` the
+    script is loaded and sent once more.
+    """
+
+    def __init__(self, script, client, replication):
+        self._script, self._client = script, client
+        self._replication = replication
+
+    def _send(self, keys, args):
+        wanted, timeout_ms = self._replication
+        with self._client.pipeline(transaction=False) as pipe:
+            pipe.evalsha(self._script.sha, len(keys), *keys, *args)
+            pipe.wait(wanted, timeout_ms)
+            return pipe.execute()
+
+    def __call__(self, keys=(), args=()):
+        keys, args = list(keys), list(args)
+        try:
+            reply, acked = self._send(keys, args)
+        except exceptions.NoScriptError:
+            self._script.sha = self._client.script_load(self._script.script)
+            reply, acked = self._send(keys, args)
+        wanted, timeout_ms = self._replication
+        if acked < wanted:
+            raise errors.NotReplicated(acked=acked, wanted=wanted,
+                                       timeout_ms=timeout_ms)
+        return reply
 
 
 class Scripts:
@@ -29,10 +81,17 @@ class Scripts:
              'reindex', 'dead_letter')
     STORE = ('push_take',)
     NAMES = QUEUE + STORE
+    # What a lost write of these costs, at a failover: a list's only
+    # writes are promotions, which the next claim or list makes again.
+    READS = ('list',)
 
-    def __init__(self, client):
+    def __init__(self, client, replication=NO_WAIT):
         self._scripts = {name: client.register_script(source(name))
                          for name in self.NAMES}
+        if replication.replicas:
+            for name in set(self.NAMES) - set(self.READS):
+                self._scripts[name] = Replicated(self._scripts[name],
+                                                 client, replication)
 
     def __getitem__(self, name):
         return self._scripts[name]
