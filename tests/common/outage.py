@@ -37,8 +37,9 @@ CLOCK = 1.0
 class Stream:
     """The users' side: what was acknowledged, delivered and deleted."""
 
-    def __init__(self, url, queue):
+    def __init__(self, url, queue, delays=DELAYS):
         self.url, self.queue = url, queue
+        self.delays = delays
         self.stop = threading.Event()
         self.lock = threading.Lock()
         self.attempted = {}     # token -> delay
@@ -47,6 +48,8 @@ class Stream:
         self.deleting = set()   # deletes sent (applied or not)
         self.deleted = set()    # deletes acknowledged
         self.errors = 0
+        self.failures = []      # when each failed request ended
+        self.acked_posts = []   # (sent, replied) of acknowledged posts
         # When the last claim that may still hold a message ends: a
         # claim whose reply was lost, or one with a delete that failed.
         self.held_until = 0.0
@@ -87,12 +90,17 @@ class Stream:
                                          len(self.delivered), self.errors))
             time.sleep(0.1)
 
-    def _failed(self, claim_sent=None):
+    def _failed(self, claimed=False):
+        """A request failed; ``claimed``: it may have left a claim. The
+        server may make that claim as late as its reply (a request it
+        retried through a failover), so the claim ends at the latest a
+        claim ttl after the failure was seen."""
         with self.lock:
             self.errors += 1
-            if claim_sent:
+            self.failures.append(time.time())
+            if claimed:
                 self.held_until = max(self.held_until,
-                                      claim_sent + CLAIM_TTL + 2 * CLOCK)
+                                      time.time() + CLAIM_TTL + 2 * CLOCK)
         time.sleep(0.1)
 
     def _post(self, poster):
@@ -101,7 +109,8 @@ class Stream:
         while not self.stop.is_set():
             n += 1
             batch = []
-            for delay in (DELAYS[n % 3], DELAYS[(n + 1) % 3]):
+            for delay in (self.delays[n % len(self.delays)],
+                          self.delays[(n + 1) % len(self.delays)]):
                 token = '%d-%d-%d' % (poster, n, delay)
                 self.attempted[token] = delay
                 batch.append({'ttl': 600, 'delay': delay,
@@ -113,6 +122,7 @@ class Stream:
                 self._failed()
                 continue
             with self.lock:
+                self.acked_posts.append((started, time.time()))
                 for msg, href in zip(batch, reply['resources']):
                     self.posted[href.rsplit('/', 1)[1]] = (
                         msg['body']['token'], started + msg['delay'])
@@ -125,7 +135,7 @@ class Stream:
                 claimed = list(queue.claim(ttl=CLAIM_TTL, grace=60,
                                            limit=5))
             except Exception:
-                self._failed(started)
+                self._failed(claimed=True)
                 continue
             now = time.time()
             with self.lock:
@@ -138,7 +148,7 @@ class Stream:
                 try:
                     msg.delete()
                 except Exception:
-                    self._failed(started)
+                    self._failed(claimed=True)
                     continue
                 with self.lock:
                     self.deleted.add(msg.id)
@@ -164,6 +174,8 @@ class OutageTests:
     """Mixed into a test class with a running zaqar-server (``url()``)
     and a ``disrupt()`` that kills and starts a process."""
 
+    delays = DELAYS     # of the stream's posts
+
     def url(self):
         raise NotImplementedError
 
@@ -171,7 +183,8 @@ class OutageTests:
         raise NotImplementedError
 
     def test_nothing_lost_early_twice_or_stuck_through_an_outage(self):
-        stream = Stream(self.url(), 'outage-' + uuid.uuid4().hex[:8])
+        stream = Stream(self.url(), 'outage-' + uuid.uuid4().hex[:8],
+                        self.delays)
         stream.start()
         try:
             stream.wait_for(posted=40, delivered=20)
