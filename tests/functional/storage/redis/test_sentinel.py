@@ -20,7 +20,7 @@ from zaqar_delay import errors
 from zaqar_delay import opts
 
 PROJECT = 'p.sentinel'
-QUEUE = 'q.sentinel'
+QUEUE = 'q-sentinel'
 CLIENT = str(uuid.uuid4())
 CLAIM = {'ttl': 60, 'grace': 60}
 
@@ -87,6 +87,22 @@ class SentinelTest(redis_store.DelayTestBase):
         self.assertEqual([True, True], new.client.script_exists(
             *[s.sha for s in self._registered()]))
 
+    def test_pending_pushes_are_taken_from_the_promoted_primary(self):
+        self.driver.pushes = True   # as with the notifier stage on
+        posted, = self.post(delay=1)
+        new, old = self.fail_over()
+        old.start()
+        self.group.wait_replica_of(old, new, same_data=False)
+        store = self.driver.push_store
+        taken = redis_sentinel.poll(
+            lambda: store.take(self.driver.clock(), 10, 30),
+            'the push due', timeout=10)
+        self.assertEqual([(PROJECT, QUEUE, posted)],
+                         [(p.project, p.queue, p.message_id)
+                          for p in taken])
+        store.done(taken)
+        self.assertEqual(0, store.count())
+
     def _registered(self):
         scripts = self.driver.scripts
         return [getattr(scripts[name], '_script', scripts[name])
@@ -102,7 +118,7 @@ class SentinelTest(redis_store.DelayTestBase):
     def test_manage_migrate_and_export_on_the_sentinel_uri(self):
         ids = self.post(2) + self.post(1, delay=300)
         # migrate finds queues by upstream's "<project>.<queue>.messages"
-        # index, which a dotted name makes ambiguous: undotted here.
+        # index, which a dotted project id makes ambiguous: none here.
         self.queues.create('plain', project='plain')
         self.driver.message_controller.post(
             'plain', [{'ttl': 600, 'body': 1}], CLIENT, 'plain')
