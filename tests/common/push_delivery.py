@@ -43,6 +43,10 @@ class PushTest:
     lease = 120
     pooled = False      # the store is a pool of a pooled deployment
 
+    def store_options(self):
+        """More zaqar.conf sections, {section: {option: value}}."""
+        return {}
+
     def stack_options(self):
         if self.store.startswith('mongodb'):
             return {'mongodb_url': services.mongo_server().url}
@@ -51,6 +55,7 @@ class PushTest:
     def setUp(self):
         super().setUp()
         options = _options(self.in_server, self.lease)
+        options.update(self.store_options())
         if self.pooled:
             # Zaqar 23's redis management store cannot create a pool
             # (TypeError in its pools controller): the catalog is mongodb.
