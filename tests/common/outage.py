@@ -183,8 +183,8 @@ class OutageTests:
         raise NotImplementedError
 
     def test_nothing_lost_early_twice_or_stuck_through_an_outage(self):
-        stream = Stream(self.url(), 'outage-' + uuid.uuid4().hex[:8],
-                        self.delays)
+        stream = self.stream = Stream(
+            self.url(), 'outage-' + uuid.uuid4().hex[:8], self.delays)
         stream.start()
         try:
             stream.wait_for(posted=40, delivered=20)

@@ -5,6 +5,8 @@ replica, three sentinels: ``tests/fixtures/redis_sentinel.py``) serves
 the stream of ``tests/common/outage.py`` (delays 0-3 s); the primary is
 killed with SIGKILL, the sentinels promote the replica, and the old
 primary, started again from its append-only file, joins as a replica.
+The ``Lag`` tests first stop the replica (SIGSTOP) and drop its link,
+so that the primary acknowledges writes no replica has when it dies.
 
 With ``wait_replicas = 1`` the outage invariants hold: every
 acknowledged post is delivered once (or drained), no acknowledged
@@ -15,6 +17,7 @@ then allowed; a message early is not). Each run appends its numbers to
 """
 
 import os
+import signal
 import time
 
 import testtools
@@ -32,6 +35,11 @@ DELAYS = (0, 1, 2, 3)
 class Failover(outage.OutageTests):
     wait_replicas = None
     delays = DELAYS
+    # Stop the replica (SIGSTOP) and drop its link before the kill, until
+    # this many more messages were acknowledged or five requests failed,
+    # and continue it after: a replica behind its primary when the
+    # primary dies.
+    lag = 0
 
     def setUp(self):
         super().setUp()
@@ -55,8 +63,22 @@ class Failover(outage.OutageTests):
 
     def disrupt(self):
         self.old = self.group.primary()
+        replica = next(s for s in self.group.servers if s is not self.old)
+        if self.lag:
+            stream = self.stream
+            acked, failed = len(stream.posted), stream.errors
+            replica.process.send_signal(signal.SIGSTOP)
+            # What the primary sent is in the replica's socket buffer;
+            # dropping the link leaves the replica without what follows.
+            self.old.client.client_kill_filter(_type='replica')
+            redis_sentinel.poll(
+                lambda: (len(stream.posted) >= acked + self.lag or
+                         stream.errors >= failed + 5),
+                'posts while the replica is stopped', 60)
         self.times['killed'] = time.time()
         self.old.kill()
+        if self.lag:
+            replica.process.send_signal(signal.SIGCONT)
         self.new = self.group.server(self.group.wait_promoted(self.old.port))
         self.times['promoted'] = time.time()
         # Started again from its append-only file, with what it held at
@@ -71,7 +93,6 @@ class Failover(outage.OutageTests):
         self.group.wait_replica_of(self.old, self.new)
 
     def check_stream(self, stream, delivered):
-        self.stream = stream
         killed = self.times['killed']
         after = [sent for sent, _ in stream.acked_posts if sent > killed]
         self.assertTrue(after, 'no post acknowledged after the failover')
@@ -115,11 +136,11 @@ class Failover(outage.OutageTests):
 
     def report(self, stream, drained):
         t = self.times
-        line = ('wait_replicas=%d posted=%d delivered=%d deleted=%d '
+        line = ('wait_replicas=%d lag=%d posted=%d delivered=%d deleted=%d '
                 'drained=%d promoted_after=%.2fs rejoined_after=%.2fs '
                 'first_post_after=%.2fs client_errors=%d lost_posts=%d '
                 'deletes_back=%d second_claims=%d early=%d\n' % (
-                    self.wait_replicas, len(stream.posted),
+                    self.wait_replicas, self.lag, len(stream.posted),
                     len(stream.delivered), len(stream.deleted), len(drained),
                     t['promoted'] - t['killed'], t['rejoined'] - t['killed'],
                     t['first_post'] - t['killed'], t['errors'], self.lost,
@@ -151,3 +172,17 @@ class NoWaitFailoverTest(Failover, testtools.TestCase):
     """Zaqar's acknowledgement (the primary's alone): losses counted."""
 
     wait_replicas = 0
+
+
+class WaitReplicasLagFailoverTest(WaitReplicasFailoverTest):
+    """The same, the replica stopped before the kill: writes meanwhile
+    are refused, none acknowledged is lost."""
+
+    lag = 20
+
+
+class NoWaitLagFailoverTest(NoWaitFailoverTest):
+    """The replica stopped before the kill: what the primary
+    acknowledged meanwhile is counted as lost."""
+
+    lag = 20
