@@ -1,32 +1,12 @@
-"""Pushes to subscribers at the due time: the notifier stage, the pending
-pushes a delay driver keeps, and the dispatcher that makes them."""
+"""Pushes to subscribers at the due time: the notifier stage and the
+dispatcher that makes the pushes a delay driver keeps pending.
 
-import collections
+The name format of a pending push, and whether pushes are on, live in
+``zaqar_delay.pending`` (the stores import it, never this package).
+"""
 
-# The name of the notifier stage in ``[storage] message_pipeline``.
-STAGE = 'zaqar_delay.notification.notifier'
-
-# A pending push taken by a dispatcher: the message to push, and the
-# backend's own handle on the entry (to remove it once pushed).
-Push = collections.namedtuple('Push', 'project queue message_id handle')
-
-
-def name(message_id, queue, project):
-    """A pending push as one string, ``<message id>.<queue>.<project>``
-    (ids and queue names have no dot; the project is last and may have
-    any), which the stores keep."""
-    return '%s.%s.%s' % (message_id, queue, project or '')
-
-
-def parse(pending):
-    """(message id, queue, project) of a pending push's ``name``."""
-    message_id, queue, project = pending.split('.', 2)
-    return message_id, queue, project or None
-
-
-def enabled(conf):
-    """Whether ``conf`` puts zaqar-delay's notifier stage in the message
-    pipeline, so that delay drivers keep pending pushes."""
-    from zaqar.conf import storage
-    conf.register_opts(storage.ALL_OPTS, group=storage.GROUP_NAME)
-    return STAGE in conf[storage.GROUP_NAME].message_pipeline
+from zaqar_delay.pending import enabled  # noqa: F401
+from zaqar_delay.pending import name  # noqa: F401
+from zaqar_delay.pending import parse  # noqa: F401
+from zaqar_delay.pending import Push  # noqa: F401
+from zaqar_delay.pending import STAGE  # noqa: F401

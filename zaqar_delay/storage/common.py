@@ -12,7 +12,7 @@ from zaqar.storage import errors
 from zaqar_delay import dedup
 from zaqar_delay import delay
 from zaqar_delay import opts
-from zaqar_delay import push
+from zaqar_delay import pending
 
 # What a migration found in a batch of messages, by state.
 Counts = collections.namedtuple('Counts', 'ready waiting claimed gone')
@@ -37,7 +37,7 @@ class DelaySettings:
         opts.register_opts(conf)
         self.delay_conf = conf[opts.GROUP]
         self.max_delay = conf[transport.GROUP_NAME].max_message_delay
-        self.pushes = push.enabled(conf) and self.push_class is not None
+        self.pushes = pending.enabled(conf) and self.push_class is not None
         super().__init__(conf, cache, control_driver)
 
     def now(self):

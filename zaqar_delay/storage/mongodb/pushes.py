@@ -10,7 +10,7 @@ lives.
 
 from zaqar.storage.mongodb import utils
 
-from zaqar_delay import push
+from zaqar_delay import pending
 from zaqar_delay.storage.mongodb import queries
 
 
@@ -37,9 +37,10 @@ class Pushes:
                     sort=due.sort, projection={'p_q': 1})
                 if doc is None:
                     break
-                project, queue = utils.parse_scoped_project_queue(
-                    doc['p_q'])
-                taken.append(push.Push(
+                # ``<project>/<queue>``: a project id may contain '/',
+                # a queue name never does.
+                project, queue = doc['p_q'].rsplit('/', 1)
+                taken.append(pending.Push(
                     project or None, queue, str(doc['_id']),
                     (collection, doc['_id'], now + lease)))
         return taken

@@ -2,8 +2,9 @@
 
 Upstream Zaqar's names are reused so that ``redis`` and ``redis.delay``
 read the same store; the index sets added by this driver all have the
-``delay.`` infix, which no upstream key has. Queue names cannot contain a
-dot, so these names cannot collide with another queue's.
+``delay.`` infix, which no upstream key has. Names are upstream's
+``<project>.<queue>.<suffix>``: queue names may contain dots, so two
+(project, queue) pairs can share a prefix, as upstream's keys can.
 """
 
 import collections

@@ -7,7 +7,7 @@ time, written by the post script when pushes are on.
 
 from zaqar.storage.redis import utils
 
-from zaqar_delay import push
+from zaqar_delay import pending
 from zaqar_delay.storage.redis import keys
 
 
@@ -27,8 +27,8 @@ class Pushes:
         found = []
         for member in taken:
             member = member.decode() if isinstance(member, bytes) else member
-            message_id, queue, project = push.parse(member)
-            found.append(push.Push(project, queue, message_id, member))
+            message_id, queue, project = pending.parse(member)
+            found.append(pending.Push(project, queue, message_id, member))
         return found
 
     @utils.raises_conn_error

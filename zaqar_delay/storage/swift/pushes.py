@@ -21,7 +21,7 @@ import uuid
 
 from concurrent import futures
 
-from zaqar_delay import push
+from zaqar_delay import pending
 from zaqar_delay.storage.swift import index as idx
 from zaqar_delay.storage.swift import locks
 from zaqar_delay.storage.swift import objects
@@ -35,7 +35,7 @@ WORKERS = 8     # pushes a take handles at once (Swift requests in flight)
 def record(client, due, expires, message_id, queue, project):
     """Write the pending push of a message due at ``due``."""
     _put(client, idx.timed(due, expires,
-                           push.name(message_id, queue, project)), expires)
+                           pending.name(message_id, queue, project)), expires)
 
 
 def _put(client, entry, expires):
@@ -63,26 +63,26 @@ class Pushes:
         return [taken for taken in found if taken is not None]
 
     def _take(self, entry, taker, now, until):
-        _, expires, pending = idx.untimed(entry)
-        if not locks.take(self._client, LEASES, pending, taker, until, now):
+        _, expires, held = idx.untimed(entry)
+        if not locks.take(self._client, LEASES, held, taker, until, now):
             return None     # another dispatcher holds it
-        moved = idx.timed(until, expires, pending)
+        moved = idx.timed(until, expires, held)
         _put(self._client, moved, expires)
         if not self._delete(entry):
             # Taken and moved (or done) since it was listed.
             self._delete(moved)
-            locks.release(self._client, LEASES, pending, until)
+            locks.release(self._client, LEASES, held, until)
             return None
-        message_id, queue, project = push.parse(pending)
-        return push.Push(project, queue, message_id, (moved, pending, until))
+        message_id, queue, project = pending.parse(held)
+        return pending.Push(project, queue, message_id, (moved, held, until))
 
     def done(self, pushes):
         """Forget pushes that were made: their lease only if it is still
         the one taken (a lease that ended may be another's now)."""
         for made in pushes:
-            moved, pending, until = made.handle
+            moved, held, until = made.handle
             self._delete(moved)
-            locks.release(self._client, LEASES, pending, until)
+            locks.release(self._client, LEASES, held, until)
 
     def next_due(self):
         """The earliest due time (or lease end) pending, or None."""

@@ -1,0 +1,55 @@
+"""Pending pushes: the rule both the stores and the dispatcher follow.
+
+A delay driver keeps a pending push beside each message posted while
+zaqar-delay's notifier stage is in the message pipeline; a dispatcher
+(``zaqar_delay.push``) takes it when due. This module is what both
+sides need and nothing else: the stage's name, whether it is on, and
+the one-string name of a pending push. No I/O.
+"""
+
+import collections
+
+# The name of the notifier stage in ``[storage] message_pipeline``.
+STAGE = 'zaqar_delay.notification.notifier'
+
+# A pending push taken by a dispatcher: the message to push, and the
+# backend's own handle on the entry (to remove it once pushed).
+Push = collections.namedtuple('Push', 'project queue message_id handle')
+
+SEP = '/'   # in no message id and no queue name; project ids may have it
+
+
+def name(message_id, queue, project):
+    """A pending push as one string, ``<message id>/<queue>/<project>``.
+
+    Message ids and queue names (``[a-zA-Z0-9_.-]``) have no ``/``; the
+    project is last and may have any character, so ``parse`` splits at
+    the first two ``/`` only.
+    """
+    return SEP.join((message_id, queue, project or ''))
+
+
+def suffix(queue, project):
+    """``name`` without its message id (a store appends it to the id)."""
+    return name('', queue, project)
+
+
+def parse(pending):
+    """(message id, queue, project) of a pending push's ``name``.
+
+    A name written before names had ``/`` (``<id>.<queue>.<project>``)
+    is read as then: right when the queue name has no dot.
+    """
+    if SEP in pending:
+        message_id, queue, project = pending.split(SEP, 2)
+    else:
+        message_id, queue, project = pending.split('.', 2)
+    return message_id, queue, project or None
+
+
+def enabled(conf):
+    """Whether ``conf`` puts zaqar-delay's notifier stage in the message
+    pipeline, so that delay drivers keep pending pushes."""
+    from zaqar.conf import storage
+    conf.register_opts(storage.ALL_OPTS, group=storage.GROUP_NAME)
+    return STAGE in conf[storage.GROUP_NAME].message_pipeline
