@@ -15,10 +15,11 @@ pushes of messages due in a day; then:
   time minus the due time.
 
 x0 is a time over the same one with no backlog: flat means ~1. The last
-lines are the floor: how long Zaqar's own webhook task takes to push the
-burst to the same receiver from 1 and 4 processes, with no store and no
-dispatcher, with ``requests`` (as in Zaqar's notifier) and with the
-dispatcher's lighter client (``zaqar_delay.push.webhook_http``); and how
+lines are the floor: how long the dispatcher's webhook POST takes to
+push the burst to the same receiver from 1 and 4 processes, one push
+after the other, with no store and no dispatcher, with ``requests`` (as
+in Zaqar's notifier) and with the lighter client
+(``zaqar_delay.push.webhook_http``); and how
 many connections the kernel refused for a full listen queue meanwhile
 (Linux' ListenOverflows; each costs its client a second). ``--requests``
 runs the dispatchers with ``[delay_push] light_http_client = False``.
@@ -35,7 +36,6 @@ import threading
 import time
 
 from zaqar.conf import notification
-from zaqar.notification.tasks import webhook
 from zaqar.storage.redis import driver as upstream
 
 from benchmarks import common
@@ -155,17 +155,17 @@ def _lateness(conf_path, data, queue, hook, burst, count):
 
 
 def _webhook(url, count, light):
-    if light:
-        webhook_http.install()
-        webhook_http.use_here()
-    sub = {'subscriber': url, 'source': 'burst', 'options': {}}
-    webhook.WebhookTask().execute(sub, [{'id': str(i), 'body': i, 'ttl': 60}
-                                        for i in range(count)])
+    sub = {'subscriber': url, 'options': {}}
+    for i in range(count):
+        data, headers = push_dispatcher.webhook_request(
+            sub, 'burst', {'id': str(i), 'body': i, 'ttl': 60})
+        webhook_http.post(url, data=data, headers=headers, timeout=(5, 30),
+                          light=light)
 
 
 def _floor(url, burst, processes, light):
-    """Seconds for Zaqar's webhook task to push ``burst`` messages from
-    ``processes`` processes."""
+    """Seconds for the dispatcher's webhook POST, one push after the
+    other, to push ``burst`` messages from ``processes`` processes."""
     started = time.perf_counter()
     with multiprocessing.Pool(processes) as pool:
         pool.starmap(_webhook,

@@ -87,19 +87,38 @@ PUSH_OPTS = [
         'due time is therefore pushed at most this late.')),
     cfg.IntOpt('batch_size', default=100, min=1, max=10000,
                help='Most due pushes a dispatcher takes at once.'),
-    cfg.IntOpt('lease', default=30, min=1, max=3600, help=(
-        'Seconds a dispatcher holds the pushes it took. A push not '
-        'done by then (its dispatcher died or hung) is taken again by '
-        'any dispatcher: a subscriber may get a message twice, never '
-        'lose one, and gets it at most this many seconds late.')),
+    cfg.IntOpt('lease', default=300, min=1, max=86400, help=(
+        'Seconds a dispatcher holds the pushes it took. A push is done '
+        'when every subscriber has answered 2xx or its retries ended; '
+        'retries that could not end within the lease are not made (the '
+        'subscriber\'s push is logged as failed), so a live dispatcher '
+        'never sends a message twice to a subscriber. A push whose '
+        'dispatcher died is taken again when its lease ends and sent to '
+        'every subscriber: at most this many seconds late. The default '
+        'covers Zaqar\'s default retry policy (3 minutes of waits); '
+        'keep it well above connect_timeout + read_timeout.')),
+    cfg.FloatOpt('connect_timeout', default=5, min=0.1, max=300, help=(
+        'Seconds a webhook push waits for its connection.')),
+    cfg.FloatOpt('read_timeout', default=30, min=0.1, max=3600, help=(
+        'Seconds a webhook push waits for the answer once connected; '
+        'no answer by then is retried as a failed connection is.')),
+    cfg.IntOpt('max_in_flight', default=50, min=1, max=10000, help=(
+        'Most push attempts a dispatcher makes at once (its threads).')),
+    cfg.IntOpt('max_in_flight_per_subscriber', default=10, min=1,
+               max=10000, help=(
+                   'Most push attempts a dispatcher makes at once to one '
+                   'subscriber URL: a subscriber that hangs holds no '
+                   'more threads than this.')),
+    cfg.IntOpt('max_held', default=100000, min=1, help=(
+        'Most pushes a dispatcher holds taken and not yet done (waiting '
+        'for a slot or a retry); it takes no more until some are done.')),
     cfg.BoolOpt('light_http_client', default=True, help=(
-        'Dispatcher threads give Zaqar\'s webhook task Python\'s '
-        'http.client instead of requests for a push to a plain http:// '
-        'URL (no credentials in it, no proxy from the environment): '
-        'the same request, a connection per push, at about a third of '
-        'the CPU. https:// URLs, redirects and proxies still go through '
-        'requests, as do pushes made by Zaqar\'s notifier itself. Turn '
-        'it off to push everything through requests.')),
+        'Make a webhook push to a plain http:// URL (no credentials in '
+        'it, no proxy from the environment) with Python\'s http.client '
+        'instead of requests: the same request, a connection per push, '
+        'at about a third of the CPU. https:// URLs, redirects and '
+        'proxies still go through requests. Turn it off to push '
+        'everything through requests.')),
 ]
 
 # Zaqar's own option, described for the configuration reference of the

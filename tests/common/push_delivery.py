@@ -28,10 +28,11 @@ from zaqar_delay import push
 QUEUE_DELAY = 60     # the queue is a delayed queue; messages set their own
 
 
-def _options(in_server=True, lease=30):
+def _options(in_server=True, lease=30, **push_options):
     return {'storage': {'message_pipeline': push.STAGE},
-            'delay_push': {'dispatch_in_server': in_server,
-                           'lease': lease, 'poll_interval': 0.5}}
+            'delay_push': dict({'dispatch_in_server': in_server,
+                                'lease': lease, 'poll_interval': 0.5},
+                               **push_options)}
 
 
 class PushTest:
@@ -42,6 +43,10 @@ class PushTest:
     # this had its first attempt lost.
     lease = 120
     pooled = False      # the store is a pool of a pooled deployment
+    push_options = {}   # more [delay_push] options
+    project = 'p1'
+    queue_prefix = 'hooked-'
+    metadata = {}       # more queue metadata
 
     def store_options(self):
         """More zaqar.conf sections, {section: {option: value}}."""
@@ -54,7 +59,7 @@ class PushTest:
 
     def setUp(self):
         super().setUp()
-        options = _options(self.in_server, self.lease)
+        options = _options(self.in_server, self.lease, **self.push_options)
         options.update(self.store_options())
         if self.pooled:
             # Zaqar 23's redis management store cannot create a pool
@@ -75,12 +80,17 @@ class PushTest:
         self.addCleanup(self.receiver.stop)
         self.cli = client.Client(self.stack.url, version=2, conf={
             'auth_opts': {'backend': 'noauth',
-                          'options': {'os_project_id': 'p1'}}})
+                          'options': {'os_project_id': self.project}}})
         # A queue of its own: a Swift store outlives the server.
-        self.name = 'hooked-' + uuid.uuid4().hex[:8]
-        self.queue = self.cli.queue(self.name, force_create=True)
-        self.queue.metadata(new_meta={'_default_message_delay': QUEUE_DELAY})
+        self.name = self.queue_prefix + uuid.uuid4().hex[:8]
+        self.queue = self.make_queue()
         self.serial = itertools.count()
+
+    def make_queue(self):
+        queue = self.cli.queue(self.name, force_create=True)
+        queue.metadata(new_meta=dict(self.metadata,
+                                     _default_message_delay=QUEUE_DELAY))
+        return queue
 
     def add_pool(self):
         """Register the store as the deployment's one pool."""
@@ -249,3 +259,122 @@ class DispatcherDeath(PushTest):
                 time.monotonic() < deadline:
             time.sleep(0.2)
         self.assertEqual(set(due), set(self.arrivals()))
+
+
+def threads(pid):
+    """How many threads process ``pid`` has now."""
+    with open('/proc/%d/status' % pid) as status:
+        for line in status:
+            if line.startswith('Threads:'):
+                return int(line.split()[1])
+
+
+class RawQueue:
+    """A queue through Zaqar's v2 HTTP API itself: python-zaqarclient
+    refuses queue names with a dot, which Zaqar accepts."""
+
+    def __init__(self, url, name, project, metadata):
+        self.base = '%s/v2/queues/%s' % (url, name)
+        self.headers = {'Client-ID': str(uuid.uuid4()),
+                        'X-Project-ID': project}
+        self._call('put', '', metadata, expect=(201, 204))
+
+    def _call(self, method, path, body=None, expect=(200, 201, 204)):
+        reply = getattr(requests, method)(self.base + path, json=body,
+                                          headers=self.headers, timeout=30)
+        assert reply.status_code in expect, (reply.status_code, reply.text)
+        return reply.json() if reply.content else None
+
+    def subscribe(self, url):
+        self._call('post', '/subscriptions', {'subscriber': url,
+                                              'ttl': 3600, 'options': {}})
+
+    def post(self, messages):
+        return self._call('post', '/messages', {'messages': messages})
+
+    def ids(self):
+        """Every message's id, delayed ones too."""
+        return {m['id'] for m in self._call(
+            'get', '/messages?echo=true&include_delayed=true&limit=20'
+        )['messages']}
+
+
+class SubscriberFaults(PushTest):
+    """Each subscriber on its own: one's faults never cost another a
+    push, nor give it one twice. A dotted queue name, an odd project id,
+    a short lease, one-second timeouts and a short retry policy."""
+
+    lease = 6
+    project = 'tenant.a/b:c'
+    queue_prefix = 'orders.eu-'
+    push_options = {'connect_timeout': 1, 'read_timeout': 1,
+                    'max_in_flight': 8, 'max_in_flight_per_subscriber': 2}
+    # Waits 0, 1, 1, 6 s (Zaqar wants maximum - minimum >= 10): the 6 s
+    # retry would end after the lease and is not made.
+    metadata = {'_retry_policy': {
+        'retries_with_no_delay': 1, 'minimum_delay_retries': 1,
+        'minimum_delay': 1, 'maximum_delay': 11,
+        'maximum_delay_retries': 0}}
+    DEAD = 'http://127.0.0.1:9/nobody-listens'
+
+    def make_queue(self):
+        return RawQueue(self.stack.url, self.name, self.project,
+                        dict(self.metadata,
+                             _default_message_delay=QUEUE_DELAY))
+
+    def subscribe(self, url=None):
+        self.queue.subscribe(url or self.receiver.url)
+
+    def settled(self, due, seconds):
+        """Wait until every message of ``due`` arrived, then ``seconds``
+        more; {body: arrival count}."""
+        self.receiver.wait_for(len(due), 60)
+        time.sleep(seconds)
+        return {body: len(times) for body, times in self.arrivals().items()}
+
+    def test_due_and_delayed_messages_are_pushed_alike_with_their_id(self):
+        self.subscribe()
+        due = self.post([0, 1])
+        self.assertEqual({body: 1 for body in due}, self.settled(due, 1))
+        bodies = self.receiver.bodies()
+        self.assertEqual([{'id', 'body', 'ttl', 'queue_name',
+                           'Message_Type'}] * 2,
+                         [set(body) for body in bodies])
+        self.assertEqual({self.name}, {b['queue_name'] for b in bodies})
+        self.assertEqual(self.queue.ids(), {b['id'] for b in bodies})
+
+    def test_a_cut_connection_inside_a_batch_of_five_loses_none(self):
+        self.subscribe()
+        self.receiver.faults = [receiver.Receiver.CUT]
+        due = self.post([1] * 5)
+        self.assertEqual({body: 1 for body in due}, self.settled(due, 1))
+        self.assertEqual(1, len(self.receiver.refused))
+
+    def test_a_503_is_retried(self):
+        self.subscribe()
+        self.receiver.faults = [503]
+        due = self.post([1])
+        self.assertEqual({body: 1 for body in due}, self.settled(due, 1))
+
+    def test_a_dead_subscriber_costs_the_healthy_one_nothing(self):
+        self.subscribe(self.DEAD)
+        self.subscribe()
+        due = self.post([1, 1, 2])
+        # Three leases: a push taken again would have come by then.
+        self.assertEqual({body: 1 for body in due},
+                         self.settled(due, 3 * self.lease))
+
+    def test_a_subscriber_that_never_answers_costs_only_its_slots(self):
+        hanging = receiver.Receiver(stall=30)
+        self.addCleanup(hanging.stop)
+        self.subscribe(hanging.url)
+        self.subscribe()
+        zaqar = self.stack.processes[-1].pid
+        before = threads(zaqar)
+        due = self.post([1] * 20)
+        self.assertEqual(20, self.receiver.wait_for(20, 30))
+        during = threads(zaqar)
+        self.assertEqual({body: 1 for body in due}, self.settled(due, 3))
+        # Two at a time, each cut after its 1 s read timeout.
+        self.assertLessEqual(len(hanging.got) + len(hanging.refused), 2 * 5)
+        self.assertLessEqual(during, before + 8 + 2)

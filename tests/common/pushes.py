@@ -16,6 +16,9 @@ CLIENT = 'b2c16e2a-1c2c-4a43-9a7b-3bd3f4b1c8a1'
 
 
 class PendingPushes:
+    # (queue, project) pairs Zaqar accepts.
+    names = (('orders.eu', 'p.1'), ('a.b.c-_', 'x/y:z'),
+             ('q' * 64, 'a.b/c.d:e'))
 
     def make_drivers(self, conf):
         conf.register_opts(storage_opts.ALL_OPTS,
@@ -42,13 +45,24 @@ class PendingPushes:
                                          'delay': d} for d in delays],
                                   CLIENT, PROJECT)
 
-    def test_only_delayed_messages_get_a_pending_push(self):
-        ids = self.post(0, 5, 9)
+    def test_every_message_gets_a_pending_push_at_its_due_time(self):
+        ids = self.post(5, 0, 9)
         now = timeutils.utcnow_ts()
-        self.assertEqual(now + 5, self.store.next_due())
+        self.assertEqual(now, self.store.next_due())
+        self.assertEqual([(PROJECT, 'q', ids[1])],
+                         [p[:3] for p in self.store.take(now, 10, 30)])
         taken = self.store.take(now + 9, 10, 30)
-        self.assertEqual([(PROJECT, 'q', ids[1]), (PROJECT, 'q', ids[2])],
+        self.assertEqual([(PROJECT, 'q', ids[0]), (PROJECT, 'q', ids[2])],
                          [p[:3] for p in taken])
+
+    def test_dotted_queue_names_and_odd_project_ids_come_back_whole(self):
+        for queue, project in self.names:
+            self.queues.create(queue, project=project)
+            (mid,) = self.messages.post(queue, [{'ttl': 600, 'body': 1}],
+                                        CLIENT, project)
+            (taken,) = self.store.take(timeutils.utcnow_ts(), 10, 30)
+            self.assertEqual((project, queue, mid), taken[:3])
+            self.store.done([taken])
 
     def test_take_leases_and_done_forgets(self):
         (mid,) = self.post(2)

@@ -58,9 +58,8 @@ def main(argv=None):
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, lambda *_: stop.set())
     pusher.run(stop)
-    # Subscriber tasks still retrying (Zaqar's retry policies sleep for
-    # minutes) would hold the interpreter's exit: leave them. What they
-    # held is still leased and is pushed again when the lease ends.
+    # Deliveries still waiting for a slot or a retry are left: their
+    # pushes are still leased, and taken again when the lease ends.
     sys.stdout.flush()
     os._exit(0)
 

@@ -1,172 +1,275 @@
-"""The dispatcher: pushes what has come due through Zaqar's notifier.
+"""The dispatcher: pushes what has come due, to each subscriber.
 
 It takes due pushes from a delay driver's store (``driver.push_store``:
-``take``, ``done``, ``next_due``), reads their messages, pushes each to
-the queue's subscriptions as they are at that moment, with Zaqar's own
-notification tasks (webhook, mailto, trust; subscription ``options``;
-the subscription's or queue's ``_retry_policy``), and then forgets them.
+``take``, ``done``, ``next_due``) for ``[delay_push] lease`` seconds,
+reads their messages and the queue's subscriptions as they are then,
+and delivers each message to each subscriber on its own
+(``slots.Delivery``): a webhook gets Zaqar's notification body (the
+message's ``id``, ``body``, ``ttl``, ``queue_name``, ``Message_Type``;
+the subscription's ``post_data`` and ``post_headers`` templates),
+posted with connect and read timeouts; a 2xx answer delivers it; no
+answer, a 408, 425, 429 or 5xx is retried per the retry policy
+(``policy``); another status ends it. Other schemes (``mailto``,
+``trust+http``) run Zaqar's own task once.
 
-Taking is atomic in the store, so any number of dispatchers push each
-message once while none dies. A taken push is held for ``[delay_push]
-lease`` seconds: if its dispatcher dies before it is done, it is due
-again then and another dispatcher pushes it (at least once; at most a
-lease late). A push is done when each subscriber's task has ended (its
-retries included), or at 80% of the lease if one has not; the next pass
-does not wait for that. Each subscriber URL has its own threads, so a
-slow or failing subscriber delays only its own pushes. An idle
-dispatcher sleeps until the next pending push is due, or
-``poll_interval`` seconds, whichever is first.
+A push is done (forgotten by the store) when every subscriber's
+delivery has ended. Retries that would start after the lease, less one
+attempt's timeouts, are not made: the delivery ends as failed, logged
+with the message, queue, subscriber, last status and attempts; so a
+live dispatcher's lease never runs out under a push, and a subscriber
+that answered 2xx is not sent the message again. A dispatcher that dies
+leaves its pushes taken: each is taken again when its lease ends and
+sent to every subscriber, those that had it included (see
+``doc/source/push.rst``). See ``slots`` for the bounds on threads.
 """
 
 import collections
+import functools
 import threading
+import time
+import urllib.parse
 
-from concurrent import futures
 from oslo_log import log as logging
-from zaqar.notification import notifier
+from oslo_serialization import jsonutils
 from zaqar.storage import errors
 
+from zaqar_delay.push import policy
+from zaqar_delay.push import slots
+from zaqar_delay.push import upstream
 from zaqar_delay.push import webhook_http
 
 LOG = logging.getLogger(__name__)
 
-
-class _PerSubscriber:
-    """An executor with a thread pool per subscriber URL, that keeps the
-    futures of what it was given: a slow or failing subscriber (whose
-    task sleeps between retries) holds up only its own pushes."""
-
-    def __init__(self, workers, initializer=None):
-        self._workers = workers
-        self._initializer = initializer
-        self._pools = {}
-        self._lock = threading.Lock()
-        self.futures = []
-
-    def submit(self, fn, subscription, *args, **kwargs):
-        with self._lock:
-            pool = self._pools.get(subscription['subscriber'])
-            if pool is None:
-                pool = self._pools[subscription['subscriber']] = (
-                    futures.ThreadPoolExecutor(
-                        self._workers, initializer=self._initializer))
-        future = pool.submit(fn, subscription, *args, **kwargs)
-        self.futures.append(future)
-        return future
-
-
-class Pusher(notifier.NotifierDriver):
-    """Zaqar's notifier; ``push`` returns the futures of its tasks.
-
-    With ``light_http``, its webhook tasks post through ``push.webhook_http``.
-    """
-
-    def __init__(self, *args, light_http=False, **kwargs):
-        super().__init__(*args, **kwargs)
-        if light_http:
-            webhook_http.install()
-        self.executor = _PerSubscriber(
-            kwargs.get('max_notifier_workers', 10),
-            webhook_http.use_here if light_http else None)
-        self._lock = threading.Lock()
-
-    def push(self, queue, messages, project):
-        with self._lock:
-            self.post(queue, messages, None, project)
-            started = list(self.executor.futures)
-            del self.executor.futures[:]
-        return started
+WEBHOOK = ('http', 'https')
+POKED_PAUSE = 0.05     # seconds between a poke and the pass after it
 
 
 def payload(message):
-    """What a subscriber gets: Zaqar's notification of a posted message
-    (``body``, ``ttl``; the tasks add ``queue_name`` and
-    ``Message_Type``), with the message's ``id``, so that a subscriber
-    can tell a push made again after a lease from a new message."""
+    """What a subscriber gets of a message, due when posted or delayed:
+    Zaqar's notification (``body``, ``ttl``) with the message's ``id``,
+    so that a subscriber can tell a push made again from a new one."""
     return {'id': message['id'], 'body': message['body'],
             'ttl': message['ttl']}
+
+
+def webhook_request(subscription, queue, message):
+    """(data, headers) of a webhook push, as Zaqar's webhook task
+    builds them."""
+    options = subscription.get('options') or {}
+    body = dict(payload(message), queue_name=queue,
+                Message_Type=upstream.NOTIFICATION)
+    data = jsonutils.dumps(body)
+    if 'post_data' in options:
+        data = options['post_data'].replace('"$zaqar_message$"', data)
+    headers = {'Content-Type': 'application/json'}
+    headers.update(options.get('post_headers') or {})
+    return data, headers
+
+
+class _Outcome:
+    """Counts a push's deliveries down; the push is done at zero."""
+
+    def __init__(self, push, count, done):
+        self.push = push
+        self._left = count
+        self._done = done
+        self._lock = threading.Lock()
+
+    def ended(self, delivery):
+        if not delivery.delivered:
+            LOG.warning(
+                'push failed: message %s of queue %s (project %s) to %s: '
+                '%s after %d attempts, last status %s',
+                self.push.message_id, self.push.queue, self.push.project,
+                delivery.subscriber, delivery.reason, delivery.attempts,
+                delivery.status)
+        with self._lock:
+            self._left -= 1
+            last = not self._left
+        if last:
+            self._done(self.push)
 
 
 class Dispatcher:
     """Pushes the due pushes of one delay data driver's store."""
 
-    def __init__(self, data_driver, queue_controller, conf, clock=None):
+    def __init__(self, data_driver, queue_controller, conf, clock=None,
+                 monotonic=time.monotonic):
         self.store = data_driver.push_store
         self.messages = data_driver.message_controller
+        self.subscriptions = data_driver.subscription_controller
+        self.queues = queue_controller
+        self.conf = conf
         settings = conf['delay_push']
         self.batch_size = settings.batch_size
         self.lease = settings.lease
         self.poll_interval = settings.poll_interval
+        self.timeout = (settings.connect_timeout, settings.read_timeout)
+        self.light = settings.light_http_client
+        self.max_held = settings.max_held
+        self.require_confirmation = conf.notification.require_confirmation
         self.clock = clock or data_driver.clock
-        self.pusher = Pusher(
-            subscription_controller=data_driver.subscription_controller,
-            queue_controller=queue_controller,
-            max_notifier_workers=conf.notification.max_notifier_workers,
-            require_confirmation=conf.notification.require_confirmation,
-            light_http=settings.light_http_client)
+        self.monotonic = monotonic
+        self.slots = slots.Slots(settings.max_in_flight,
+                                 settings.max_in_flight_per_subscriber,
+                                 monotonic)
+        self.wake = threading.Event()
+        self._poked = False
+        self._finished = collections.deque()
+        self._held = 0
+        self._lock = threading.Lock()
+
+    @property
+    def held(self):
+        """Pushes taken and not yet done."""
+        with self._lock:
+            return self._held
 
     def run_once(self):
-        """Push one batch of due pushes; return how many were taken."""
-        taken = self.store.take(int(self.clock()), self.batch_size,
-                                self.lease)
+        """Forget the pushes made since the last pass, then push one
+        batch of due pushes; return how many were taken."""
+        self.flush()
+        room = min(self.batch_size, self.max_held - self.held)
+        if room <= 0:
+            return 0
+        taken = self.store.take(int(self.clock()), room, self.lease)
+        with self._lock:
+            self._held += len(taken)
+        # The last moment an attempt may start and end within the lease
+        # (half the lease, if shorter than the timeouts allow).
+        deadline = self.monotonic() + max(
+            self.lease - sum(self.timeout) - 1, self.lease / 2)
         by_queue = collections.defaultdict(list)
         for push in taken:
             by_queue[push.project, push.queue].append(push)
         for (project, queue), pushes in by_queue.items():
-            self._push(queue, project, pushes)
+            try:
+                self._push(queue, project, pushes, deadline)
+            except Exception:
+                # Left taken: pushed again when the lease ends.
+                LOG.exception('pushing %d messages of %s/%s failed',
+                              len(pushes), project, queue)
+                with self._lock:
+                    self._held -= len(pushes)
         return len(taken)
 
-    def _push(self, queue, project, pushes):
-        try:
-            found = list(self.messages.bulk_get(
-                queue, [p.message_id for p in pushes], project))
-            started = found and self.pusher.push(
-                queue, [payload(m) for m in found], project)
-        except errors.QueueDoesNotExist:
-            started = []    # nothing to push to
-        except Exception:
-            # Left taken: pushed again when the lease ends.
-            LOG.exception('pushing %d messages of %s/%s failed',
-                          len(pushes), project, queue)
+    def flush(self):
+        """Tell the store which pushes are done."""
+        made = []
+        while self._finished:
+            made.append(self._finished.popleft())
+        if not made:
             return
-        if not started:
-            self.store.done(pushes)
-            return
-        # Done once every subscriber's task has ended (its retries
-        # included), never before: a dispatcher that dies with a push not
-        # yet made leaves it taken, to be pushed again when its lease
-        # ends. A task that outlasts the lease can have its pushes taken
-        # and made again by then (at least once). The next pass does not
-        # wait for it.
-        threading.Thread(target=self._finish, args=(pushes, started),
-                         daemon=True).start()
-
-    def _finish(self, pushes, started):
-        futures.wait(started)
         try:
-            self.store.done(pushes)
+            self.store.done(made)
         except Exception:
             LOG.exception('forgetting %d pushes failed (they will be '
-                          'pushed again)', len(pushes))
+                          'pushed again)', len(made))
+        with self._lock:
+            self._held -= len(made)
 
-    def wait(self):
-        """Seconds to sleep before the next pass."""
+    def poke(self):
+        """A message is being stored: pass now, and again a moment later
+        (the post that pokes runs before the store's write)."""
+        self._poked = True
+        self.wake.set()
+
+    def _finish(self, push):
+        self._finished.append(push)
+        self.wake.set()
+
+    def _subscribed(self, queue, project):
+        """The queue's subscriptions now, and its retry policy."""
+        found, marker = [], None
+        while True:
+            page = self.subscriptions.list(queue, project, marker=marker)
+            for sub in next(page):
+                if self.require_confirmation and not sub.get('confirmed',
+                                                             True):
+                    continue
+                found.append(sub)
+            marker = next(page)
+            if not marker:
+                break
+        queue_policy = {}
+        if found:
+            queue_policy = self.queues.get(queue, project).get(
+                '_retry_policy', {})
+        return found, queue_policy
+
+    def _push(self, queue, project, pushes, deadline):
+        try:
+            found = {m['id']: m for m in self.messages.bulk_get(
+                queue, [p.message_id for p in pushes], project)}
+            subscriptions, queue_policy = self._subscribed(queue, project)
+        except errors.QueueDoesNotExist:
+            found, subscriptions = {}, []   # nothing to push to
+        for push in pushes:
+            message = found.get(push.message_id)
+            if message is None or not subscriptions:
+                self._finish(push)
+                continue
+            outcome = _Outcome(push, len(subscriptions), self._finish)
+            for sub in subscriptions:
+                self.slots.start(slots.Delivery(
+                    sub['subscriber'],
+                    functools.partial(self._send, sub, queue, project,
+                                      message, queue_policy),
+                    policy.waits(policy.chosen(
+                        (sub.get('options') or {}).get('_retry_policy'),
+                        queue_policy)),
+                    deadline, outcome.ended))
+
+    def _send(self, subscription, queue, project, message, queue_policy):
+        """One attempt: (policy verdict, status or None)."""
+        url = subscription['subscriber']
+        scheme = urllib.parse.urlsplit(url).scheme
+        if scheme not in WEBHOOK:
+            body = dict(payload(message), Message_Type=upstream.NOTIFICATION)
+            upstream.task(scheme).execute(subscription, [body],
+                                          conf=self.conf,
+                                          queue_retry_policy=queue_policy)
+            return policy.DONE, None
+        data, headers = webhook_request(subscription, queue, message)
+        try:
+            status = webhook_http.post(url, data=data, headers=headers,
+                                       timeout=self.timeout,
+                                       light=self.light).status_code
+        except webhook_http.requests.RequestException as exc:
+            LOG.info('push to %s: %s', url, exc)
+            status = None
+        return policy.verdict(status), status
+
+    def wait(self, taken=1):
+        """Seconds to sleep before the next pass. A push due already
+        that the last pass could not take (``taken`` 0: its lease is
+        another's, or Swift still shows an ended lease) is looked at
+        again in ``poll_interval``, not at once."""
         due = self.store.next_due()
         if due is None:
             return self.poll_interval
-        return min(self.poll_interval, max(0.0, due - self.clock()))
+        pause = due - self.clock()
+        if pause <= 0 and not taken:
+            return self.poll_interval
+        return min(self.poll_interval, max(0.0, pause))
 
     def run(self, stop):
         """Pass after pass until the ``stop`` event is set."""
         while not stop.is_set():
+            self.wake.clear()
             try:
-                if self.run_once() >= self.batch_size:
+                taken = self.run_once()
+                if taken >= self.batch_size:
                     continue    # more may be due already
-                pause = self.wait()
+                pause = self.wait(taken)
+                if self._poked:
+                    self._poked = False
+                    pause = min(pause, POKED_PAUSE)
             except Exception:
                 LOG.exception('push dispatcher pass failed')
                 pause = self.poll_interval
-            stop.wait(pause)
+            self.wake.wait(pause)
+        self.flush()
 
 
 _in_server = {}
@@ -174,7 +277,8 @@ _in_server_lock = threading.Lock()
 
 
 def start_in_server(data_driver, queue_controller, conf):
-    """Start one dispatcher thread for ``data_driver`` in this process."""
+    """Start one dispatcher thread for ``data_driver`` in this process;
+    return its Dispatcher."""
     with _in_server_lock:
         if id(data_driver) in _in_server:
             return _in_server[id(data_driver)]
@@ -183,5 +287,5 @@ def start_in_server(data_driver, queue_controller, conf):
         thread = threading.Thread(target=dispatcher.run, args=(stop,),
                                   name='zaqar-delay-dispatcher', daemon=True)
         thread.start()
-        _in_server[id(data_driver)] = (thread, stop)
-        return thread, stop
+        _in_server[id(data_driver)] = dispatcher
+        return dispatcher

@@ -1,36 +1,27 @@
-"""A lighter HTTP client for Zaqar's webhook task, in dispatcher threads.
+"""The HTTP POST of a webhook push, with timeouts.
 
-Zaqar's webhook task (``zaqar.notification.tasks.webhook``) makes each
-push with ``requests.post``, which builds a session, a connection pool
-and a retry policy for every request: about 1 ms of CPU a push here,
-three quarters of what a push costs the dispatcher. ``install()`` puts
-a stand-in for the ``requests`` module into that task's module: in a
-thread that called ``use_here()`` (the dispatcher's subscriber threads),
-a POST to a plain ``http://`` URL goes through Python's ``http.client``,
-one connection per push, as ``requests.post`` makes it (about 0.3 ms);
-everything else, and every other thread (Zaqar's own notifier, if it
-runs in the same process), uses ``requests`` as before.
-
-Cases ``http.client`` would not treat as ``requests`` does are left to
+``requests.post`` builds a session, a connection pool and a retry
+policy for every request: about 1 ms of CPU a push here, three quarters
+of what a push costs the dispatcher. ``post`` sends a POST to a plain
+``http://`` URL through Python's ``http.client`` instead, one connection
+per push, as ``requests.post`` makes it (about 0.3 ms). Cases
+``http.client`` would not treat as ``requests`` does are left to
 ``requests``: ``https://`` (its CA bundle and TLS options), credentials
 in the URL, a proxy from the environment, and a redirect (the push is
-made again through ``requests``, which follows it). A connection error
-raises, as ``requests`` does, and Zaqar's task retries per its policy.
+made again through ``requests``, which follows it). Both are given the
+same (connect, read) timeouts.
 """
 
 import http.client
-import threading
 import urllib.parse
 import urllib.request
 
 import requests
 
-_here = threading.local()
-
 
 class Response:
-    """What the webhook task reads of a reply: ``status_code``, and
-    truth as ``requests.Response`` has it (status below 400)."""
+    """What a push reads of a reply: ``status_code``, and truth as
+    ``requests.Response`` has it (status below 400)."""
 
     def __init__(self, status, headers, content):
         self.status_code = status
@@ -64,56 +55,37 @@ def _direct(url):
     return parts.hostname, parts.port or 80, path
 
 
-def post(url, data=None, headers=None, **kwargs):
-    """``requests.post`` for the webhook task (see the module)."""
-    target = None if kwargs else _direct(url)
+def post(url, data=None, headers=None, timeout=None, light=True):
+    """``requests.post(url, data, headers, timeout)``, through
+    ``http.client`` when ``light`` and the URL allows (see the module).
+
+    ``timeout`` is ``(connect, read)`` seconds, or None for none. A
+    connection that fails or times out raises ``requests``' error
+    (``ConnectionError``, ``Timeout``).
+    """
+    target = _direct(url) if light else None
     if target is None:
-        return requests.post(url, data=data, headers=headers, **kwargs)
+        return requests.post(url, data=data, headers=headers,
+                             timeout=timeout)
     host, port, path = target
     body = data.encode('utf-8') if isinstance(data, str) else data
-    connection = http.client.HTTPConnection(host, port)
+    connect, read = timeout or (None, None)
+    connection = http.client.HTTPConnection(host, port, timeout=connect)
     try:
+        connection.connect()
+        connection.sock.settimeout(read)
         connection.request('POST', path, body=body, headers=headers or {})
         reply = connection.getresponse()
         response = Response(reply.status, dict(reply.getheaders()),
                             reply.read())
+    except TimeoutError as e:
+        raise requests.Timeout(e) from None
     except (OSError, http.client.HTTPException) as e:
-        raise requests.ConnectionError(e)
+        raise requests.ConnectionError(e) from None
     finally:
         connection.close()
     if 300 <= response.status_code < 400 and 'location' in {
             k.lower() for k in response.headers}:
-        return requests.post(url, data=data, headers=headers)
+        return requests.post(url, data=data, headers=headers,
+                             timeout=timeout)
     return response
-
-
-class _Requests:
-    """The ``requests`` module, but ``post`` as above in threads that
-    asked for it."""
-
-    def __init__(self, module):
-        self._module = module
-
-    def post(self, url, *args, **kwargs):
-        if getattr(_here, 'direct', False) and not args:
-            return post(url, **kwargs)
-        return self._module.post(url, *args, **kwargs)
-
-    def __getattr__(self, name):
-        return getattr(self._module, name)
-
-
-_install_lock = threading.Lock()
-
-
-def install():
-    """Put the stand-in into Zaqar's webhook task module (once)."""
-    from zaqar.notification.tasks import webhook
-    with _install_lock:
-        if not isinstance(webhook.requests, _Requests):
-            webhook.requests = _Requests(webhook.requests)
-
-
-def use_here():
-    """Let the webhook task use the lighter client in this thread."""
-    _here.direct = True

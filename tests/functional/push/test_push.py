@@ -45,3 +45,13 @@ class RedisPooledDispatcherTest(delivery.DispatcherProcesses,
 class MongoPooledPushTest(delivery.InServerPushes, testtools.TestCase):
     store = 'mongodb.delay'
     pooled = True
+
+
+class RedisSubscriberFaultsTest(delivery.SubscriberFaults,
+                                testtools.TestCase):
+    pass
+
+
+class MongoSubscriberFaultsTest(delivery.SubscriberFaults,
+                                testtools.TestCase):
+    store = 'mongodb.delay'

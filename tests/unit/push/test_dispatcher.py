@@ -1,21 +1,25 @@
-"""The dispatcher's passes, on a store in memory and an injected clock."""
+"""The dispatcher's passes: a store in memory, an injected clock, and
+webhook receivers on loopback."""
 
-from concurrent import futures
-import threading
+import time
 import types
 
 import testtools
+from oslo_config import cfg
+from zaqar.conf import notification
 from zaqar.storage import errors
 
-from zaqar_delay import push
+from tests.fixtures import receiver
+from zaqar_delay import opts
+from zaqar_delay import pending
 from zaqar_delay.push import dispatcher
 
 
 class Store:
     """Pending pushes in memory: {handle: due}."""
 
-    def __init__(self, pending):
-        self.pending = dict(pending)
+    def __init__(self, pending_pushes):
+        self.pending = dict(pending_pushes)
         self.done_handles = []
 
     def take(self, now, limit, lease):
@@ -24,7 +28,7 @@ class Store:
         taken = [h for _, h in due[:limit]]
         for handle in taken:
             self.pending[handle] = now + lease
-        return [push.Push('p', *handle.split('/'), handle=handle)
+        return [pending.Push('p', *handle.split('/'), handle=handle)
                 for handle in taken]
 
     def done(self, pushes):
@@ -39,40 +43,78 @@ class Store:
 class Messages:
     def __init__(self, missing=(), gone_queues=()):
         self.missing, self.gone_queues = set(missing), set(gone_queues)
+        self.fail = False
 
     def bulk_get(self, queue, ids, project):
+        if self.fail:
+            raise RuntimeError('store down')
         if queue in self.gone_queues:
             raise errors.QueueDoesNotExist(queue, project)
         return [{'id': i, 'body': 'b-' + i, 'ttl': 60, 'age': 0}
                 for i in ids if i not in self.missing]
 
 
-class Pusher:
-    def __init__(self, fail=False):
-        self.pushed, self.fail = [], fail
+class Subscriptions:
+    def __init__(self, *subscriptions):
+        self.subscriptions = list(subscriptions)
 
-    def push(self, queue, messages, project):
-        if self.fail:
-            raise RuntimeError('subscription store down')
-        self.pushed.append((queue, [m['id'] for m in messages]))
-        finished = futures.Future()
-        finished.set_result(None)
-        return [finished]
+    def list(self, queue, project=None, marker=None):
+        yield [dict(s, source=queue) for s in self.subscriptions]
+        yield None
+
+
+class Queues:
+    def __init__(self, policy=None):
+        self.policy = policy
+
+    def get(self, queue, project=None):
+        return {'_retry_policy': self.policy} if self.policy else {}
+
+
+# One retry at once, then one after a second, then none.
+SHORT = {'retries_with_no_delay': 1, 'minimum_delay_retries': 1,
+         'minimum_delay': 1, 'maximum_delay': 1,
+         'maximum_delay_retries': 0}
+
+
+def _conf(**overrides):
+    conf = cfg.ConfigOpts()
+    conf([], project='zaqar-delay-test')
+    opts.register_opts(conf)
+    conf.register_opts(notification.ALL_OPTS, group=notification.GROUP_NAME)
+    settings = {'batch_size': 2, 'lease': 30, 'connect_timeout': 1,
+                'read_timeout': 1}
+    settings.update(overrides)
+    for name, value in settings.items():
+        conf.set_override(name, value, group=opts.PUSH_GROUP)
+    return conf
 
 
 class DispatcherTest(testtools.TestCase):
 
-    def make(self, pending, now, messages=None, pusher=None):
+    def make(self, pending_pushes, now, subscribers=(), messages=None,
+             policy=None, **overrides):
         self.now = now
-        made = dispatcher.Dispatcher.__new__(dispatcher.Dispatcher)
-        made.store = Store(pending)
-        made.messages = messages or Messages()
-        made.pusher = pusher or Pusher()
-        made.batch_size, made.lease, made.poll_interval = 2, 30, 0.5
-        made.clock = lambda: self.now
-        made._finish = types.MethodType(
-            lambda self, pushes, started: self.store.done(pushes), made)
-        return made
+        data = types.SimpleNamespace(
+            push_store=Store(pending_pushes),
+            message_controller=messages or Messages(),
+            subscription_controller=Subscriptions(*[
+                {'subscriber': url, 'options': {}} for url in subscribers]),
+            clock=lambda: self.now)
+        return dispatcher.Dispatcher(data, Queues(policy),
+                                     _conf(**overrides))
+
+    def hook(self, **kwargs):
+        hook = receiver.Receiver(**kwargs)
+        self.addCleanup(hook.stop)
+        return hook
+
+    def settle(self, made, count):
+        """Wait until ``count`` pushes are done, then tell the store."""
+        deadline = time.monotonic() + 20
+        while len(made._finished) < count and time.monotonic() < deadline:
+            time.sleep(0.01)
+        made.flush()
 
     def test_idle_it_sleeps_the_poll_interval(self):
         self.assertEqual(0.5, self.make({}, 100).wait())
@@ -82,57 +124,127 @@ class DispatcherTest(testtools.TestCase):
         self.assertEqual(0.0, self.make({'q/a': 90}, 100).wait())
         self.assertEqual(0.5, self.make({'q/a': 130}, 100).wait())
 
-    def test_a_pass_pushes_a_batch_of_due_pushes_by_queue(self):
+    def test_a_due_push_it_could_not_take_is_not_polled_in_a_loop(self):
+        self.assertEqual(0.5, self.make({'q/a': 90}, 100).wait(taken=0))
+
+    def test_a_pass_takes_a_batch_and_pushes_each_with_its_id(self):
+        hook = self.hook()
         made = self.make({'q1/a': 99, 'q2/b': 100, 'q1/c': 98,
-                          'q1/later': 101}, 100)
+                          'q1/later': 101}, 100, [hook.url])
         self.assertEqual(2, made.run_once())        # batch size 2
-        self.assertEqual([('q1', ['c', 'a'])], made.pusher.pushed)
+        self.settle(made, 2)
         self.assertEqual({'q1/c', 'q1/a'}, set(made.store.done_handles))
         self.assertEqual(1, made.run_once())
-        self.assertEqual(('q2', ['b']), made.pusher.pushed[-1])
+        self.settle(made, 1)
         self.assertIn('q1/later', made.store.pending)
-        self.assertEqual({'q1/c', 'q1/a', 'q2/b'},
-                         set(made.store.done_handles))
-
-    def test_nothing_due_nothing_pushed(self):
-        made = self.make({'q/a': 101}, 100)
-        self.assertEqual(0, made.run_once())
-        self.assertEqual([], made.pusher.pushed)
+        bodies = sorted(hook.bodies(), key=lambda b: b['id'])
+        self.assertEqual(
+            [{'id': 'a', 'body': 'b-a', 'ttl': 60, 'queue_name': 'q1',
+              'Message_Type': 'Notification'},
+             {'id': 'b', 'body': 'b-b', 'ttl': 60, 'queue_name': 'q2',
+              'Message_Type': 'Notification'},
+             {'id': 'c', 'body': 'b-c', 'ttl': 60, 'queue_name': 'q1',
+              'Message_Type': 'Notification'}], bodies)
+        self.assertEqual(0, made.held)
 
     def test_a_deleted_message_or_queue_is_forgotten_unpushed(self):
-        made = self.make({'q/a': 99, 'gone/b': 99}, 100,
+        hook = self.hook()
+        made = self.make({'q/a': 99, 'gone/b': 99}, 100, [hook.url],
                          messages=Messages(missing={'a'},
                                            gone_queues={'gone'}))
         made.run_once()
-        self.assertEqual([], made.pusher.pushed)
+        made.flush()
+        self.assertEqual([], hook.got)
         self.assertEqual({'q/a', 'gone/b'}, set(made.store.done_handles))
 
-    def test_a_failed_push_stays_taken_until_the_lease_ends(self):
-        made = self.make({'q/a': 99}, 100, pusher=Pusher(fail=True))
+    def test_a_failed_read_leaves_the_push_taken_until_the_lease_ends(self):
+        hook = self.hook()
+        made = self.make({'q/a': 99}, 100, [hook.url])
+        made.messages.fail = True
         made.run_once()
+        made.flush()
         self.assertEqual([], made.store.done_handles)
         self.assertEqual(130, made.store.pending['q/a'])   # now + lease
+        self.assertEqual(0, made.held)
         self.now = 130
-        made.pusher = Pusher()
+        made.messages.fail = False
         made.run_once()
-        self.assertEqual([('q', ['a'])], made.pusher.pushed)
+        self.settle(made, 1)
+        self.assertEqual(['a'], [b['id'] for b in hook.bodies()])
 
-    def test_pushes_are_done_only_once_their_tasks_have_ended(self):
-        # However short the lease: a dispatcher killed while a task is
-        # still pushing must leave its pushes taken, to be made again.
-        made = self.make({'q/a': 99}, 100)
-        made.lease = 0.01
-        task = futures.Future()
-        finishing = threading.Thread(
-            target=dispatcher.Dispatcher._finish,
-            args=(made, [push.Push('p', 'q', 'a', 'q/a')], [task]))
-        finishing.start()
-        finishing.join(0.3)
-        self.assertTrue(finishing.is_alive())
-        self.assertEqual([], made.store.done_handles)
-        task.set_result(None)
-        finishing.join(10)
+    def test_a_503_is_retried_per_the_policy_and_a_2xx_is_not(self):
+        hook = self.hook()
+        hook.status = 503
+        made = self.make({'q/a': 99}, 100, [hook.url], policy=SHORT)
+        made.run_once()
+        deadline = time.monotonic() + 10
+        while len(hook.refused) < 2 and time.monotonic() < deadline:
+            time.sleep(0.01)    # the first attempt and the at-once retry
+        hook.status = 204
+        self.settle(made, 1)
         self.assertEqual(['q/a'], made.store.done_handles)
+        self.assertEqual((2, 1), (len(hook.refused), len(hook.got)))
+
+    def test_a_4xx_ends_that_subscriber_only(self):
+        refusing, healthy = self.hook(), self.hook()
+        refusing.status = 404
+        made = self.make({'q/a': 99, 'q/b': 99}, 100,
+                         [refusing.url, healthy.url], policy=SHORT)
+        made.run_once()
+        self.settle(made, 2)
+        self.assertEqual(2, len(refusing.refused))  # no retry
+        self.assertEqual(['a', 'b'], sorted(b['id']
+                                            for b in healthy.bodies()))
+
+    def test_a_dead_subscriber_costs_the_healthy_one_nothing(self):
+        healthy = self.hook()
+        dead = 'http://127.0.0.1:9/nobody-listens'
+        made = self.make({'q/a': 99, 'q/b': 99}, 100, [dead, healthy.url],
+                         policy=SHORT)
+        made.run_once()
+        self.assertEqual(2, healthy.wait_for(2, 10))
+        self.assertEqual([], made.store.done_handles)   # dead: retrying
+        self.settle(made, 2)                # after its 1 s retry
+        self.assertEqual(2, len(made.store.done_handles))
+        self.assertEqual(2, len(healthy.got))
+
+    def test_retries_that_would_outlast_the_lease_are_not_made(self):
+        dead = 'http://127.0.0.1:9/nobody-listens'
+        # lease 5, timeouts 1 + 1: attempts may start 2 s after the take;
+        # the policy's second retry waits 1 s more, the third 30 s.
+        made = self.make({'q/a': 99}, 100, [dead], lease=5,
+                         policy=dict(SHORT, maximum_delay=30,
+                                     maximum_delay_retries=1))
+        started = time.monotonic()
+        made.run_once()
+        self.settle(made, 1)
+        self.assertEqual(['q/a'], made.store.done_handles)
+        self.assertLess(time.monotonic() - started, 5)
+
+    def test_a_subscriber_that_never_answers_times_out(self):
+        hanging = self.hook(stall=30)
+        healthy = self.hook()
+        made = self.make({'q/a': 99}, 100, [hanging.url, healthy.url],
+                         policy=dict(SHORT, minimum_delay_retries=0))
+        started = time.monotonic()
+        made.run_once()
+        self.assertEqual(1, healthy.wait_for(1, 10))
+        self.settle(made, 1)    # two attempts of a 1 s read timeout
+        self.assertEqual(['q/a'], made.store.done_handles)
+        self.assertEqual(2, len(hanging.got))
+        self.assertLess(time.monotonic() - started, 10)
+
+    def test_post_data_and_post_headers_templates(self):
+        hook = self.hook()
+        made = self.make({'q/a': 99}, 100)
+        made.subscriptions = Subscriptions({
+            'subscriber': hook.url,
+            'options': {'post_data': '{"wrapped": "$zaqar_message$"}',
+                        'post_headers': {'X-Tag': 't'}}})
+        made.run_once()
+        self.settle(made, 1)
+        (body,) = hook.bodies()
+        self.assertEqual('a', body['wrapped']['id'])
 
     def test_the_payload_is_zaqars_notification_with_the_id(self):
         self.assertEqual({'id': 'm', 'body': {'x': 1}, 'ttl': 60},

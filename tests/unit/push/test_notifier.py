@@ -1,4 +1,4 @@
-"""The notifier stage pushes due messages at once and leaves the rest."""
+"""The notifier stage leaves every push to a dispatcher."""
 
 import types
 from unittest import mock
@@ -46,20 +46,16 @@ class NotifierStageTest(testtools.TestCase):
         return [[m['body'] for m in call.args[1]]
                 for call in post.call_args_list]
 
-    def test_only_messages_due_now_are_pushed_when_posted(self):
+    def test_with_pending_pushes_it_pushes_nothing_itself(self):
+        # Due or delayed, the dispatcher pushes every message, with the
+        # same body; the stage only wakes the in-server one.
+        stage = self.stage(True)
+        stage.dispatcher = mock.Mock()
         messages = [{'body': 'default', 'ttl': 60},
                     {'body': 'now', 'ttl': 60, 'delay': 0},
                     {'body': 'later', 'ttl': 600, 'delay': 5}]
-        self.assertEqual([['now']], self.posted(self.stage(True), messages))
-
-    def test_nothing_due_nothing_pushed_now(self):
-        self.assertEqual([], self.posted(self.stage(True), [
-            {'body': 'later', 'ttl': 600, 'delay': 5}]))
-
-    def test_on_a_queue_without_a_default_delay_everything_is_due(self):
-        # Zaqar's API drops ``delay`` from messages posted to such a queue.
-        messages = [{'body': 'a', 'ttl': 60}]
-        self.assertEqual([['a']], self.posted(self.stage(True, 0), messages))
+        self.assertEqual([], self.posted(stage, messages))
+        stage.dispatcher.poke.assert_called_once_with()
 
     def test_without_pending_pushes_it_is_zaqars_notifier(self):
         messages = [{'body': 'a', 'ttl': 600, 'delay': 5}]

@@ -3,12 +3,12 @@ on loopback."""
 
 import http.server
 import threading
+import time
 from unittest import mock
 
 import fixtures
 import requests
 import testtools
-from zaqar.notification.tasks import webhook
 
 from tests.fixtures import receiver
 from zaqar_delay.push import webhook_http
@@ -68,6 +68,15 @@ class PostTest(testtools.TestCase):
         self.assertRaises(requests.ConnectionError, webhook_http.post, url,
                           data='{}')
 
+    def test_no_answer_within_the_read_timeout_raises_timeout(self):
+        self.hook.stall = 5
+        for light in (True, False):
+            started = time.monotonic()
+            self.assertRaises(requests.Timeout, webhook_http.post,
+                              self.hook.url, data='{}', timeout=(1, 0.3),
+                              light=light)
+            self.assertLess(time.monotonic() - started, 3)
+
     def test_a_redirect_is_followed_by_requests(self):
         redirector = Redirector(self.hook.url)
         self.addCleanup(redirector.stop)
@@ -86,45 +95,3 @@ class PostTest(testtools.TestCase):
             webhook_http.post('http://example.invalid/hook', data='{}')
         self.assertEqual(3, post.call_count)
         self.assertEqual([], self.hook.bodies())
-
-
-class InstallTest(testtools.TestCase):
-
-    def setUp(self):
-        super().setUp()
-        self.hook = receiver.Receiver()
-        self.addCleanup(self.hook.stop)
-        original = webhook.requests
-        self.addCleanup(setattr, webhook, 'requests', original)
-        webhook_http.install()
-        webhook_http.install()
-
-    def _push_from_thread(self, light):
-        calls = []
-        real = requests.post
-
-        def counted(*args, **kwargs):
-            calls.append(args)
-            return real(*args, **kwargs)
-
-        def push():
-            if light:
-                webhook_http.use_here()
-            webhook.WebhookTask().execute(
-                {'subscriber': self.hook.url, 'source': 'q',
-                 'options': {}}, [{'body': 1, 'ttl': 60}])
-
-        with mock.patch.object(requests, 'post', counted):
-            thread = threading.Thread(target=push)
-            thread.start()
-            thread.join()
-        return calls
-
-    def test_only_threads_that_ask_use_it(self):
-        self.assertIsInstance(webhook.requests, webhook_http._Requests)
-        self.assertIs(requests, webhook.requests._module)
-        self.assertEqual([], self._push_from_thread(light=True))
-        self.assertEqual(1, len(self._push_from_thread(light=False)))
-        self.assertEqual([{'body': 1, 'ttl': 60, 'queue_name': 'q'}] * 2,
-                         self.hook.bodies())
-        self.assertIs(requests.codes, webhook.requests.codes)

@@ -5,7 +5,10 @@ Zaqar that lacks one, importing it fails with an UpstreamChanged that
 names it, and so do these tests.
 """
 
+import glob
 import importlib
+import os
+import re
 
 import testtools
 
@@ -27,6 +30,42 @@ class UpstreamNamesTest(testtools.TestCase):
             self.assertTrue(module.INHERITED, backend)
             self.assertTrue(all(callable(method)
                                 for method in module.INHERITED), backend)
+
+    def test_the_push_fence_finds_zaqars_notification_internals(self):
+        try:
+            module = importlib.import_module('zaqar_delay.push.upstream')
+        except upstream.UpstreamChanged as exc:
+            self.fail('push: %s' % exc)
+        self.assertTrue(all(module.BORROWED))
+        self.assertEqual('Notification', module.NOTIFICATION)
+        self.assertIn(module.LINEAR, module.BACKOFF)
+        for scheme in ('http', 'https', 'mailto', 'trust+http'):
+            self.assertTrue(callable(module.task(scheme).execute), scheme)
+
+    def test_only_the_fences_name_zaqars_notification_internals(self):
+        # The dispatcher and stage take them from push.upstream only.
+        root = os.path.dirname(os.path.dirname(upstream.__file__))
+        for path in glob.glob(os.path.join(root, 'push', '*.py')):
+            if path.endswith('upstream.py'):
+                continue
+            with open(path) as source:
+                text = source.read()
+            for name in ('zaqar.notification.tasks', 'RETRY_BACKOFF',
+                         'zaqar.common.consts', '._pool_catalog'):
+                self.assertNotIn(name, text, path)
+
+    def test_storage_never_imports_push_or_cmd(self):
+        imports = re.compile(r'^\s*(from zaqar_delay(\.(push|cmd)\b| import '
+                             r'(push|cmd)\b)|import zaqar_delay\.(push|cmd))',
+                             re.MULTILINE)
+        root = os.path.dirname(upstream.__file__)
+        found = []
+        for path in glob.glob(os.path.join(root, '**', '*.py'),
+                              recursive=True):
+            with open(path) as source:
+                found += [(path, m.group(0)) for m in
+                          imports.finditer(source.read())]
+        self.assertEqual([], found)
 
     def test_a_missing_name_is_named_with_the_versions(self):
         error = self.assertRaises(

@@ -76,7 +76,7 @@ class DelayMessages:
     ``a``     when the state ends: ``d`` while waiting,        ``p_q s a``
               the claim's expiry while claimed, 0 when ready,
               the post's start while being posted
-    ``pa``    with zaqar-delay's notifier stage, a delayed     ``pa``
+    ``pa``    with zaqar-delay's notifier stage, the           ``pa``
               message's pending push: its due time, then a
               dispatcher's lease expiry; removed once pushed
     ``c.b``   on a queue with ``_retry_backoff``, the wait of
@@ -250,19 +250,18 @@ class DelayMessages:
         finally:
             self._posting.now = None
         # Until this update a new document is POSTING: invisible to
-        # claims, lists and stats, never early. A delayed one to be
-        # pushed gets its state and its pending push in the same write.
+        # claims, lists and stats, never early. With pushes on, each
+        # stored one gets its state and its pending push in one write.
         now = timeutils.utcnow_ts()
         collection = self._collection(queue_name, project)
         answers = self._deduplicate(collection, queue_name, project, ids,
                                     dedups, now)
         pushed, rest = [], []
-        for mid, answer, delay_seconds, found in zip(ids, answers, delays,
-                                                     dedups):
+        for mid, answer in zip(ids, answers):
             if answer != mid:
                 continue    # not stored: another message answers for it
-            to_push = (delay_seconds or found) and self.driver.pushes
-            (pushed if to_push else rest).append(utils.to_oid(mid))
+            (pushed if self.driver.pushes else rest).append(
+                utils.to_oid(mid))
         stated = updates.state_update(now)
         for oids, update in ((pushed, stated + updates.PENDING_PUSH),
                              (rest, stated)):

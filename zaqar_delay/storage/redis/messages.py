@@ -11,7 +11,7 @@ from zaqar.storage.redis import utils
 from zaqar.storage import utils as s_utils
 
 from zaqar_delay import delay
-from zaqar_delay import push
+from zaqar_delay import pending
 from zaqar_delay.storage import common
 from zaqar_delay.storage.redis import keys
 from zaqar_delay.storage.redis import upstream
@@ -50,7 +50,7 @@ class MessageController(upstream_messages.MessageController):
 
     With zaqar-delay's notifier stage, one more sorted set per store,
     ``zaqar_delay.pushes``, holds the pushes to subscribers still to make:
-    a delayed message's ``<id>.<queue>.<project>`` scored by its due time,
+    each message's ``<id>/<queue>/<project>`` scored by its due time,
     written by the post script. A dispatcher takes the due ones
     (``push_take.lua``), rescoring them at its lease expiry, and removes
     each once pushed (``pushes.Pushes``).
@@ -92,7 +92,8 @@ class MessageController(upstream_messages.MessageController):
         checksums = self.driver.conf.enable_checksum
 
         ids = [uuidutils.generate_uuid() for _ in messages]
-        pushed = push.name('', queue, project) if self.driver.pushes else ''
+        pushed = (pending.suffix(queue, project) if self.driver.pushes
+                  else '')
         args = [self._now(), pushed]
         own_keys = []
         for mid, msg, msg_delay, dedup in zip(ids, messages, delays, dedups):

@@ -98,9 +98,10 @@ class MessageController(upstream_messages.MessageController):
     ``migrate`` still writes, or ``<claim exp>.<expires>.<id>
     [.<backoff>]``) are still read and deleted.
 
-    With zaqar-delay's notifier stage in the message pipeline, a delayed
-    post first writes the message's pending push in the store's
-    ``zaqar_delay_pushes`` container (``pushes``).
+    With zaqar-delay's notifier stage in the message pipeline, a post
+    first writes the message's pending push in the store's
+    ``zaqar_delay_pushes`` container (``pushes``); a deduplicated post
+    writes it once it owns its dedup key.
     """
 
     def __init__(self, *args, **kwargs):
@@ -140,7 +141,7 @@ class MessageController(upstream_messages.MessageController):
                    'delay_expires': now + delay}
         if self.driver.conf.enable_checksum:
             content['checksum'] = s_utils.get_checksum(msg.get('body', None))
-        if (delay or found) and self.driver.pushes:
+        if self.driver.pushes and not found:
             # Before the message: a crash between the two leaves a push
             # of nothing, which a dispatcher drops.
             pushes.record(self._client, now + delay, expires, mid, queue,
@@ -156,6 +157,11 @@ class MessageController(upstream_messages.MessageController):
             if held != mid:     # a live message answers for it
                 self._delete(queue, mid, project)
                 return held
+            if self.driver.pushes:
+                # Only once the post owns its dedup key: a duplicate is
+                # never pushed. A crash just before loses this push.
+                pushes.record(self._client, now + delay, expires, mid,
+                              queue, project)
         if delay:
             # ``due`` first: promotion finds a message through it; a
             # ``waiting`` entry without it would count as delayed and

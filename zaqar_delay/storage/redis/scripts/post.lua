@@ -9,9 +9,9 @@ KEYS[9..]   two per message: its hash key (the message id), and its
             message has no dedup window)
 
 ARGV[1]     now (unix seconds)
-ARGV[2]     push suffix: '.<queue>.<project>' when delayed (or
-            deduplicated) messages are to be pushed to subscribers when
-            due, else ''
+ARGV[2]     push suffix: '/<queue>/<project>' when every stored message
+            is to be pushed to subscribers when due (a pending push
+            '<id>/<queue>/<project>', scored by the due time), else ''
 ARGV[3..]   six per message: ttl, delay (seconds), client uuid,
             body (msgpack), checksum ('' for none), dedup window (seconds;
             0: not deduplicated)
@@ -75,7 +75,7 @@ for i = 9, #KEYS, 2 do
         else
             redis.call('ZADD', ready, rank, mid)
         end
-        if push_suffix ~= '' and (due_at > now or window > 0) then
+        if push_suffix ~= '' then
             redis.call('ZADD', pushes, due_at, mid .. push_suffix)
         end
         rank = rank + 1
