@@ -26,12 +26,19 @@ def names(control):
 
 
 class PoolDispatchers:
-    """A Dispatcher per pool that keeps pending pushes."""
+    """A Dispatcher per pool that keeps pending pushes.
+
+    A pool whose driver fails to load is logged and tried again at the
+    next reading, the others served; a pool whose URI changed gets a new
+    dispatcher, and the old one stops (its taken pushes are taken again
+    when their lease ends, if it was the same store).
+    """
 
     def __init__(self, conf, control):
         self.conf = conf
         self.control = control
         self.dispatchers = {}   # pool name -> Dispatcher, or None
+        self.uris = {}          # pool name -> the URI it was built for
         self.wake = threading.Event()
 
     def poke(self):
@@ -39,27 +46,44 @@ class PoolDispatchers:
         self.wake.set()
 
     def refresh(self):
-        """Build the dispatchers of pools not seen yet; return them."""
+        """Build the dispatchers of pools not seen yet, or re-pointed;
+        return them (each with a ``stop`` event of its own)."""
         fresh = []
         for name in names(self.control):
-            if name in self.dispatchers:
+            try:
+                found = self._build(name)
+            except Exception:
+                LOG.exception('pool %s: its driver did not load; trying '
+                              'again at the next reading', name)
                 continue
-            pool = self.control.pools_controller.get(name, detailed=True)
-            conf = storage_utils.dynamic_conf(pool['uri'],
-                                              dict(pool['options']),
-                                              conf=self.conf)
-            data = storage_utils.load_storage_driver(
-                conf, self.control.cache, control_driver=self.control)
-            found = None
-            if getattr(data, 'pushes', False):
-                found = dispatcher.Dispatcher(
-                    data, self.control.queue_controller, conf)
+            if found is not None:
                 fresh.append(found)
-                LOG.info('pool %s: pushing its pending pushes', name)
-            else:
-                LOG.info('pool %s keeps no pending pushes', name)
-            self.dispatchers[name] = found
         return fresh
+
+    def _build(self, name):
+        pool = self.control.pools_controller.get(name, detailed=True)
+        if self.uris.get(name) == pool['uri']:
+            return None
+        old = self.dispatchers.get(name)
+        conf = storage_utils.dynamic_conf(pool['uri'],
+                                          dict(pool['options']),
+                                          conf=self.conf)
+        data = storage_utils.load_storage_driver(
+            conf, self.control.cache, control_driver=self.control)
+        found = None
+        if getattr(data, 'pushes', False):
+            found = dispatcher.Dispatcher(
+                data, self.control.queue_controller, conf)
+            found.stop = threading.Event()
+            LOG.info('pool %s: pushing its pending pushes', name)
+        else:
+            LOG.info('pool %s keeps no pending pushes', name)
+        if old is not None:
+            LOG.info('pool %s points to another store now', name)
+            old.stop.set()
+        self.dispatchers[name] = found
+        self.uris[name] = pool['uri']
+        return found
 
     def run_once(self):
         self.refresh()
@@ -73,7 +97,8 @@ class PoolDispatchers:
             self.wake.clear()   # a poke from now on is seen below
             try:
                 for found in self.refresh():
-                    thread = threading.Thread(target=found.run, args=(stop,),
+                    thread = threading.Thread(target=found.run,
+                                              args=(found.stop,),
                                               daemon=True)
                     thread.start()
                     threads.append(thread)
@@ -83,6 +108,9 @@ class PoolDispatchers:
             for _ in range(REFRESH):
                 if stop.is_set() or self.wake.wait(1):
                     break
+        for found in self.dispatchers.values():
+            if found is not None:
+                found.stop.set()
         for thread in threads:
             thread.join()
 

@@ -28,7 +28,10 @@ class PoolsController:
 
 
 def _driver(conf, cache, control_driver):
-    """A pool's data driver: 'keeps' pools keep pending pushes."""
+    """A pool's data driver: 'keeps' pools keep pending pushes; 'broken'
+    ones fail to load."""
+    if conf['drivers'].message_store == 'broken':
+        raise RuntimeError('cannot reach the store')
     keeps = conf['drivers'].message_store == 'keeps'
     return types.SimpleNamespace(
         pushes=keeps, push_store=types.SimpleNamespace(take=None),
@@ -66,6 +69,25 @@ class PoolDispatchersTest(testtools.TestCase):
         self.control.pools_controller.pools['keeps2'] = {
             'name': 'keeps2', 'uri': 'keeps://other', 'options': {}}
         self.assertEqual(1, len(self.dispatchers.refresh()))
+
+    def test_a_pool_that_fails_to_load_does_not_stop_the_others(self):
+        self.control.pools_controller = PoolsController('broken', 'keeps')
+        self.dispatchers = pools.PoolDispatchers(self.conf, self.control)
+        (fresh,) = self.dispatchers.refresh()
+        self.assertIs(fresh, self.dispatchers.dispatchers['keeps'])
+        self.assertNotIn('broken', self.dispatchers.dispatchers)
+        # Tried again at the next reading.
+        self.control.pools_controller.pools['broken']['uri'] = 'keeps://b'
+        self.assertEqual(1, len(self.dispatchers.refresh()))
+
+    def test_a_repointed_pool_gets_a_new_dispatcher(self):
+        (old,) = self.dispatchers.refresh()
+        self.control.pools_controller.pools['keeps']['uri'] = 'keeps://new'
+        (new,) = self.dispatchers.refresh()
+        self.assertIsNot(old, new)
+        self.assertTrue(old.stop.is_set())
+        self.assertFalse(new.stop.is_set())
+        self.assertIs(new, self.dispatchers.dispatchers['keeps'])
 
     def test_a_poke_makes_run_read_the_pool_list_again(self):
         calls = []
