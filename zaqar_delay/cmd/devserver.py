@@ -2,8 +2,10 @@
 
 Starts a redis-server and a noauth zaqar-server that stores messages with
 ``redis.delay``, both on 127.0.0.1 and free ports, prints how to use them
-and stops both on Ctrl-C (or SIGTERM), exiting 0. The functional tests
-use the same ``Stack``.
+and stops both on Ctrl-C (or SIGTERM), exiting 0. With a delay store,
+the server has zaqar-delay's notifier stage and its in-server push
+dispatcher, so a webhook subscription gets each message when it is due.
+The functional tests use the same ``Stack``.
 
 The redis-server is, in this order: ``$ZAQAR_DELAY_REDIS_SERVER``; one on
 ``PATH`` outside this virtualenv (a distribution's, usually newer); the
@@ -26,6 +28,8 @@ import urllib.error
 import urllib.request
 import uuid
 
+from zaqar_delay import pending
+
 EXAMPLE = """\
 zaqar-server ({store}) at {url}
 redis-server on 127.0.0.1:{redis_port}: {redis_binary}
@@ -38,6 +42,9 @@ Try it with python-zaqarclient:
       'backend': 'noauth', 'options': {{'os_project_id': 'demo'}}}}}})
   q = cli.queue('reminders', force_create=True)
   q.metadata(new_meta={{'_default_message_delay': 30}})
+  # A webhook of yours gets each message when it is due:
+  cli.subscription('reminders', subscriber='http://127.0.0.1:8080/hook',
+                   ttl=3600)
   q.post([{{'body': 'in 30 s', 'ttl': 300}},
           {{'body': 'now', 'ttl': 300, 'delay': 0}}])
   print([m.body for m in q.claim(ttl=60, grace=60, limit=10)])  # ['now']
@@ -152,7 +159,7 @@ class Stack:
     """
 
     def __init__(self, message_store='redis.delay', max_delay=86400,
-                 mongodb_url=None):
+                 mongodb_url=None, pushes=False):
         if message_store.startswith('mongodb') and not mongodb_url:
             raise ValueError('%s needs a MongoDB URL' % message_store)
         self.dir = tempfile.mkdtemp(prefix='zaqar-delay-dev-')
@@ -164,6 +171,7 @@ class Stack:
         self.store = message_store
         self.max_delay = max_delay
         self.mongodb_url = mongodb_url
+        self.pushes = pushes and message_store.endswith('.delay')
 
     def pick_ports(self):
         """Free ports for the servers (picked again when one was taken
@@ -180,7 +188,7 @@ class Stack:
         if backend == 'mongodb':
             store = {'uri': self.mongodb_url,
                      'database': 'zaqar_dev_%d' % self.port}
-        return {
+        sections = {
             'DEFAULT': {'pooling': 'False', 'unreliable': 'True'},
             'drivers': {'transport': transport,
                         'message_store': self.store,
@@ -192,6 +200,10 @@ class Stack:
                                                '?dbid=1'},
             'transport': {'max_message_delay': self.max_delay},
         }
+        if self.pushes:
+            # Pushes at the due time, by a dispatcher in the server.
+            sections['storage'] = {'message_pipeline': pending.STAGE}
+        return sections
 
     def servers(self):
         """(conf path, transport, port) of each zaqar-server to start."""
@@ -307,7 +319,7 @@ def main(argv=None):
 
     stack = Stack(message_store=args.store,
                   max_delay=args.max_message_delay,
-                  mongodb_url=args.mongodb_url)
+                  mongodb_url=args.mongodb_url, pushes=True)
     stopping = _stop_on_signals()
     try:
         stack.start()

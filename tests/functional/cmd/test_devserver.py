@@ -92,3 +92,34 @@ class TakenPortTest(testtools.TestCase):
         self.assertNotEqual(taken.getsockname()[1], stack.port)
         with open(stack.log_path) as log:
             self.assertIn('Address already in use', log.read())
+
+
+class PushTest(testtools.TestCase):
+
+    def test_a_webhook_subscription_gets_a_delayed_message_when_due(self):
+        import requests
+
+        from tests.fixtures import receiver
+        from zaqar_delay.cmd import devserver
+
+        stack = devserver.Stack(pushes=True).start()
+        self.addCleanup(stack.cleanup)
+        hook = receiver.Receiver()
+        self.addCleanup(hook.stop)
+        base = stack.url + '/v2/queues/reminders'
+        headers = {'Client-ID': '6f5c2e8a-3b1d-4c7e-9a2f-1d8b7e6c5a43',
+                   'X-Project-ID': 'demo'}
+        for method, path, body in (
+                ('put', '', {'_default_message_delay': 30}),
+                ('post', '/subscriptions', {'subscriber': hook.url,
+                                            'ttl': 3600}),
+                ('post', '/messages', {'messages': [
+                    {'body': 'in 2 s', 'ttl': 300, 'delay': 2}]})):
+            reply = getattr(requests, method)(base + path, json=body,
+                                              headers=headers, timeout=30)
+            self.assertLess(reply.status_code, 300, reply.text)
+        posted = time.time()
+        self.assertEqual(1, hook.wait_for(1, 30))
+        (at, body), = hook.got
+        self.assertEqual('in 2 s', body['body'])
+        self.assertGreaterEqual(at, posted + 1)     # d >= post's second + 2
