@@ -112,6 +112,10 @@ PUSH_OPTS = [
     cfg.IntOpt('max_held', default=100000, min=1, help=(
         'Most pushes a dispatcher holds taken and not yet done (waiting '
         'for a slot or a retry); it takes no more until some are done.')),
+    cfg.IntOpt('failed_retention', default=7 * 86400, min=60, help=(
+        'Seconds a failed push (a subscriber whose retries were spent, '
+        'or that refused it) is kept for zaqar-delay-manage pushes '
+        'failed|resend.')),
     cfg.BoolOpt('light_http_client', default=True, help=(
         'Make a webhook push to a plain http:// URL (no credentials in '
         'it, no proxy from the environment) with Python\'s http.client '

@@ -16,6 +16,13 @@ STAGE = 'zaqar_delay.notification.notifier'
 # backend's own handle on the entry (to remove it once pushed).
 Push = collections.namedtuple('Push', 'project queue message_id handle')
 
+# A push a subscriber never took (its retries spent, or refused, or out
+# of the lease), kept ``[delay_push] failed_retention`` seconds: ``key``
+# names the record; ``at`` is when it failed (unix seconds); ``status``
+# the last answer (None: no answer).
+FAILED_FIELDS = ('key', 'message_id', 'queue', 'project', 'subscriber',
+                 'status', 'attempts', 'reason', 'at')
+
 SEP = '/'   # in no message id and no queue name; project ids may have it
 
 

@@ -9,6 +9,7 @@ certainly early.
 """
 
 import itertools
+import json
 import os
 import random
 import signal
@@ -378,3 +379,46 @@ class SubscriberFaults(PushTest):
         # Two at a time, each cut after its 1 s read timeout.
         self.assertLessEqual(len(hanging.got) + len(hanging.refused), 2 * 5)
         self.assertLessEqual(during, before + 8 + 2)
+
+    def manage(self, *args):
+        """zaqar-delay-manage pushes ARGS on the server's zaqar.conf:
+        (exit status, standard output)."""
+        done = subprocess.run(
+            [os.path.join(os.path.dirname(sys.executable),
+                          'zaqar-delay-manage'), '--config-file',
+             self.stack.conf, 'pushes'] + list(args),
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            timeout=120)
+        if done.returncode:
+            print(done.stderr[-3000:])
+        return done.returncode, done.stdout
+
+    def test_a_refused_push_is_listed_and_sent_again_by_the_cli(self):
+        refusing = receiver.Receiver()
+        self.addCleanup(refusing.stop)
+        refusing.status = 404
+        self.subscribe(refusing.url)
+        self.subscribe()
+        due = self.post([1])
+        self.assertEqual(1, self.receiver.wait_for(1, 60))
+        deadline = time.monotonic() + 30
+        records = []
+        while not records and time.monotonic() < deadline:
+            time.sleep(0.5)
+            status, out = self.manage('failed')
+            self.assertEqual(0, status)
+            records = [json.loads(line) for line in out.splitlines()]
+        (record,) = records
+        self.assertEqual(
+            (self.name, self.project, refusing.url, 404, 1, 'refused'),
+            (record['queue'], record['project'], record['subscriber'],
+             record['status'], record['attempts'], record['reason']))
+        self.assertEqual([], refusing.got)
+        refusing.status = 204
+        status, out = self.manage('resend')
+        self.assertEqual(0, status, out)
+        self.assertIn('sent (204)', out)
+        self.assertEqual(list(due), [b['body'] for b in refusing.bodies()])
+        self.assertEqual(record['message_id'], refusing.bodies()[0]['id'])
+        self.assertEqual((0, ''), self.manage('failed'))
+        self.assertEqual(1, len(self.receiver.got))    # not sent again

@@ -9,6 +9,7 @@ from oslo_utils import timeutils
 from zaqar.conf import notification
 from zaqar.conf import storage as storage_opts
 
+from zaqar_delay import pending
 from zaqar_delay import push
 
 PROJECT = 'pushes'
@@ -76,3 +77,24 @@ class PendingPushes:
         self.store.done([again])
         self.assertIsNone(self.store.next_due())
         self.assertEqual(mid, self.messages.get('q', mid, PROJECT)['id'])
+
+    def test_failed_pushes_are_kept_listed_and_forgotten(self):
+        now = timeutils.utcnow_ts()
+        first = dict(zip(pending.FAILED_FIELDS, (
+            'k1', 'm1', 'orders.eu', 'a.b/c:d', 'http://h/x', 503, 3,
+            'retries spent', now - 100)))
+        second = dict(first, key='k2', status=None, at=now)
+        self.store.fail(first, 3600)
+        self.store.fail(second, 3600)
+        self.assertEqual([first, second], self.store.failed(10))
+        self.store.forget_failed([first])
+        self.assertEqual([second], self.store.failed(10))
+
+    def test_a_failed_push_older_than_the_retention_is_dropped(self):
+        now = timeutils.utcnow_ts()
+        old = dict(zip(pending.FAILED_FIELDS, (
+            'k1', 'm1', 'q', PROJECT, 'http://h/x', 404, 1, 'refused',
+            now - 100)))
+        self.store.fail(old, 3600)
+        self.store.fail(dict(old, key='k2', at=now), 50)
+        self.assertEqual(['k2'], [r['key'] for r in self.store.failed(10)])

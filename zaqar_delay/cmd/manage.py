@@ -8,23 +8,34 @@
       swift migrate --to swift.delay [--dry-run] [--batch N]
   zaqar-delay-manage --config-file /etc/zaqar/zaqar.conf \\
       export --project P [--queue Q] [--output F] [--with-body]
+  zaqar-delay-manage --config-file /etc/zaqar/zaqar.conf \\
+      pushes failed [--limit N]
+  zaqar-delay-manage --config-file /etc/zaqar/zaqar.conf \\
+      pushes resend [--key K ...] [--limit N]
 
 The store is the one of ``[drivers:message_store:<backend>]`` in the
 config files, or ``--uri`` (``--database`` and ``--partitions`` for
 MongoDB; Swift also needs the config file's Keystone settings).
 ``export`` reads the config files' ``message_store`` (any redis, mongodb
-or swift driver, ours or upstream's) and writes JSON lines.
+or swift driver, ours or upstream's) and writes JSON lines. ``pushes``
+reads the failed pushes of the config files' delay store (not pooled):
+``failed`` writes them as JSON lines, oldest first; ``resend`` sends
+each once more (all, or those of ``--key``) and writes the outcome.
 """
 
 import argparse
 import sys
 
 from oslo_config import cfg
+from oslo_serialization import jsonutils
 import pymongo
 from zaqar.conf import drivers_message_store_mongodb as mongodb_opts
 from zaqar.conf import drivers_message_store_redis as redis_opts
 from zaqar.conf import drivers_message_store_swift as swift_opts
 
+from zaqar_delay.cmd import dispatcher as dispatcher_cmd
+from zaqar_delay import opts
+from zaqar_delay.push import failed
 from zaqar_delay.storage import common
 from zaqar_delay.storage import export
 from zaqar_delay.storage.mongodb import migrate as mongodb_migrate
@@ -146,6 +157,33 @@ def _export(args, out):
     return 0
 
 
+def _pushes(args, out):
+    conf = cfg.ConfigOpts()
+    opts.register_opts(conf)
+    conf(args=[], project='zaqar', default_config_files=args.config_file)
+    pusher = dispatcher_cmd.build(conf)
+    if not hasattr(pusher, 'store'):
+        sys.stderr.write('zaqar-delay-manage pushes: give the zaqar.conf '
+                         'of one pool\'s store (pooling = False)\n')
+        return 2
+    records = pusher.store.failed(args.limit)
+    if args.action == 'failed':
+        for record in records:
+            out.write(jsonutils.dumps(record, sort_keys=True) + '\n')
+        sys.stderr.write('%d failed pushes\n' % len(records))
+        return 0
+    if args.key:
+        records = [r for r in records if r['key'] in set(args.key)]
+    results = failed.resend(pusher, records)
+    for record, outcome, status in results:
+        out.write('%s %s %s/%s -> %s: %s%s\n' % (
+            record['key'], record['message_id'], record['project'] or '',
+            record['queue'], record['subscriber'], outcome,
+            '' if status is None else ' (%s)' % status))
+    return 0 if all(outcome != failed.REFUSED
+                    for _, outcome, _ in results) else 1
+
+
 def parser():
     top = argparse.ArgumentParser(prog='zaqar-delay-manage',
                                   description=__doc__.splitlines()[0])
@@ -184,15 +222,28 @@ def parser():
     exp.add_argument('--with-body', action='store_true',
                      help='include message bodies')
     exp.set_defaults(func=_export)
+    pushes = backends.add_parser(
+        'pushes', help='failed pushes: list them, send them again')
+    push_actions = pushes.add_subparsers(dest='action', required=True)
+    for action, text in (('failed', 'list failed pushes (JSON lines)'),
+                         ('resend', 'send failed pushes again, once')):
+        sub = push_actions.add_parser(action, help=text)
+        sub.add_argument('--limit', type=int, default=1000,
+                         help='most records read (default 1000)')
+        if action == 'resend':
+            sub.add_argument('--key', action='append',
+                             help='the record to send again (repeat; '
+                             'default: every record read)')
+        sub.set_defaults(func=_pushes, batch=1)
     return top
 
 
 def main(argv=None, out=sys.stdout):
     args = parser().parse_args(argv)
-    if not args.config_file and (args.backend == 'export' or
-                                 not args.uri):
+    needs_conf = args.backend in ('export', 'pushes')
+    if not args.config_file and (needs_conf or not args.uri):
         parser().error('give --config-file' + (
-            '' if args.backend == 'export' else ' or --uri'))
+            '' if needs_conf else ' or --uri'))
     if args.batch < 1:
         parser().error('--batch must be at least 1')
     return args.func(args, out)

@@ -14,9 +14,12 @@ answer, a 408, 425, 429 or 5xx is retried per the retry policy
 
 A push is done (forgotten by the store) when every subscriber's
 delivery has ended. Retries that would start after the lease, less one
-attempt's timeouts, are not made: the delivery ends as failed, logged
-with the message, queue, subscriber, last status and attempts; so a
-live dispatcher's lease never runs out under a push, and a subscriber
+attempt's timeouts, are not made: the delivery ends as failed. A failed
+delivery is logged and recorded in the store (message, queue, project,
+subscriber, last status, attempts, reason, time) for ``[delay_push]
+failed_retention`` seconds, where ``zaqar-delay-manage pushes failed``
+lists it and ``pushes resend`` sends it again. So a live dispatcher's
+lease never runs out under a push, and a subscriber
 that answered 2xx is not sent the message again. A dispatcher that dies
 leaves its pushes taken: each is taken again when its lease ends and
 sent to every subscriber, those that had it included (see
@@ -28,11 +31,13 @@ import functools
 import threading
 import time
 import urllib.parse
+import uuid
 
 from oslo_log import log as logging
 from oslo_serialization import jsonutils
 from zaqar.storage import errors
 
+from zaqar_delay import pending
 from zaqar_delay.push import policy
 from zaqar_delay.push import slots
 from zaqar_delay.push import upstream
@@ -67,12 +72,14 @@ def webhook_request(subscription, queue, message):
 
 
 class _Outcome:
-    """Counts a push's deliveries down; the push is done at zero."""
+    """Counts a push's deliveries down; the push is done at zero. A
+    delivery that failed is given to ``failed`` first."""
 
-    def __init__(self, push, count, done):
+    def __init__(self, push, count, done, failed):
         self.push = push
         self._left = count
         self._done = done
+        self._failed = failed
         self._lock = threading.Lock()
 
     def ended(self, delivery):
@@ -83,6 +90,7 @@ class _Outcome:
                 self.push.message_id, self.push.queue, self.push.project,
                 delivery.subscriber, delivery.reason, delivery.attempts,
                 delivery.status)
+            self._failed(self.push, delivery)
         with self._lock:
             self._left -= 1
             last = not self._left
@@ -107,6 +115,7 @@ class Dispatcher:
         self.timeout = (settings.connect_timeout, settings.read_timeout)
         self.light = settings.light_http_client
         self.max_held = settings.max_held
+        self.failed_retention = settings.failed_retention
         self.require_confirmation = conf.notification.require_confirmation
         self.clock = clock or data_driver.clock
         self.monotonic = monotonic
@@ -174,11 +183,23 @@ class Dispatcher:
         self._poked = True
         self.wake.set()
 
+    def _record_failed(self, push, delivery):
+        """Keep a failed push where an operator can list and re-send it
+        (``zaqar-delay-manage pushes``); a store error only logs."""
+        record = dict(zip(pending.FAILED_FIELDS, (
+            uuid.uuid4().hex, push.message_id, push.queue, push.project,
+            delivery.subscriber, delivery.status, delivery.attempts,
+            delivery.reason, int(self.clock()))))
+        try:
+            self.store.fail(record, self.failed_retention)
+        except Exception:
+            LOG.exception('recording the failed push %s failed', record)
+
     def _finish(self, push):
         self._finished.append(push)
         self.wake.set()
 
-    def _subscribed(self, queue, project):
+    def subscribed(self, queue, project):
         """The queue's subscriptions now, and its retry policy."""
         found, marker = [], None
         while True:
@@ -201,7 +222,7 @@ class Dispatcher:
         try:
             found = {m['id']: m for m in self.messages.bulk_get(
                 queue, [p.message_id for p in pushes], project)}
-            subscriptions, queue_policy = self._subscribed(queue, project)
+            subscriptions, queue_policy = self.subscribed(queue, project)
         except errors.QueueDoesNotExist:
             found, subscriptions = {}, []   # nothing to push to
         for push in pushes:
@@ -209,18 +230,19 @@ class Dispatcher:
             if message is None or not subscriptions:
                 self._finish(push)
                 continue
-            outcome = _Outcome(push, len(subscriptions), self._finish)
+            outcome = _Outcome(push, len(subscriptions), self._finish,
+                               self._record_failed)
             for sub in subscriptions:
                 self.slots.start(slots.Delivery(
                     sub['subscriber'],
-                    functools.partial(self._send, sub, queue, project,
+                    functools.partial(self.send, sub, queue, project,
                                       message, queue_policy),
                     policy.waits(policy.chosen(
                         (sub.get('options') or {}).get('_retry_policy'),
                         queue_policy)),
                     deadline, outcome.ended))
 
-    def _send(self, subscription, queue, project, message, queue_policy):
+    def send(self, subscription, queue, project, message, queue_policy):
         """One attempt: (policy verdict, status or None)."""
         url = subscription['subscriber']
         scheme = urllib.parse.urlsplit(url).scheme

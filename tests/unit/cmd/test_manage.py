@@ -37,3 +37,10 @@ class ManageArgsTest(testtools.TestCase):
                                   ['--config-file', 'z.conf', 'export'],
                                   out=io.StringIO())
         self.assertEqual(2, error.code)
+
+    def test_pushes_needs_a_config_file(self):
+        for action in ('failed', 'resend'):
+            error = self.assertRaises(SystemExit, manage.main,
+                                      ['--uri', 'redis://x', 'pushes',
+                                       action], out=io.StringIO())
+            self.assertEqual(2, error.code)

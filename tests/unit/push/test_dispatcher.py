@@ -21,6 +21,10 @@ class Store:
     def __init__(self, pending_pushes):
         self.pending = dict(pending_pushes)
         self.done_handles = []
+        self.failed = []
+
+    def fail(self, record, retention):
+        self.failed.append((record, retention))
 
     def take(self, now, limit, lease):
         """Handles are '<queue>/<message id>'; the project is 'p'."""
@@ -193,6 +197,12 @@ class DispatcherTest(testtools.TestCase):
         made.run_once()
         self.settle(made, 2)
         self.assertEqual(2, len(refusing.refused))  # no retry
+        self.assertEqual(
+            [('a', 'q', 'p', refusing.url, 404, 1, 'refused', 100),
+             ('b', 'q', 'p', refusing.url, 404, 1, 'refused', 100)],
+            sorted(tuple(record[f] for f in pending.FAILED_FIELDS[1:])
+                   for record, _ in made.store.failed))
+        self.assertEqual({7 * 86400}, {kept for _, kept in made.store.failed})
         self.assertEqual(['a', 'b'], sorted(b['id']
                                             for b in healthy.bodies()))
 

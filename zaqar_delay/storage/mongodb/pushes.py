@@ -6,12 +6,21 @@ so it goes when the message is deleted or expires. A dispatcher takes
 due ones with one guarded update each (``pa <= now`` becomes the lease
 expiry), so two dispatchers never take the same push while its lease
 lives.
+
+Failed pushes (``pending.FAILED_FIELDS``) are documents of the
+``zaqar_delay_failed_pushes`` collection of the first message database
+(``_id`` the record key; indexed on ``at``); adding one deletes those
+older than the retention.
 """
 
+import pymongo
 from zaqar.storage.mongodb import utils
 
 from zaqar_delay import pending
 from zaqar_delay.storage.mongodb import queries
+
+
+FAILED = 'zaqar_delay_failed_pushes'
 
 
 class Pushes:
@@ -22,6 +31,12 @@ class Pushes:
 
     def _collections(self):
         return [db.messages for db in self.driver.message_databases]
+
+    def _failed(self):
+        collection = self.driver.message_databases[0][FAILED]
+        collection.create_index([('at', pymongo.ASCENDING)],
+                                name='failed_at')
+        return collection
 
     @utils.raises_conn_error
     @utils.retries_on_autoreconnect
@@ -63,3 +78,27 @@ class Pushes:
                  for doc in queries.find(collection, first, limit=1,
                                          projection={'pa': 1})]
         return min(found, default=None)
+
+    @utils.raises_conn_error
+    @utils.retries_on_autoreconnect
+    def fail(self, record, retention):
+        """Keep a failed push's record; drop those older than
+        ``retention`` seconds."""
+        collection = self._failed()
+        collection.delete_many({'at': {'$lt': record['at'] - retention}})
+        collection.replace_one({'_id': record['key']}, record, upsert=True)
+
+    @utils.raises_conn_error
+    @utils.retries_on_autoreconnect
+    def failed(self, limit):
+        """Up to ``limit`` failed-push records, oldest first."""
+        return [{k: v for k, v in doc.items() if k != '_id'}
+                for doc in self._failed().find().sort('at', 1).limit(limit)]
+
+    @utils.raises_conn_error
+    @utils.retries_on_autoreconnect
+    def forget_failed(self, records):
+        """Delete failed-push records (as ``failed`` gave them)."""
+        if records:
+            self._failed().delete_many(
+                {'_id': {'$in': [record['key'] for record in records]}})

@@ -36,6 +36,9 @@ RANK_COUNTER = 'rank_counter'       # upstream: next rank of the queue
 DEDUP = 'dedup.'                    # dedup.<digest> -> message id
 # The store's pending pushes (one set for every queue): due time -> push.
 PUSHES = 'zaqar_delay.pushes'
+# Failed pushes: record key -> JSON record, and record key -> when failed.
+FAILED_PUSHES = 'zaqar_delay.pushes.failed'
+FAILED_PUSHES_AT = 'zaqar_delay.pushes.failed_at'
 CLAIMS = 'claims'                   # upstream: claim expiry -> claim id
 CLAIM_MESSAGES = 'messages'         # upstream: messages.<claim id>, a list
 

@@ -15,9 +15,15 @@ gone, a dispatcher that took it before has moved it: the taker undoes
 its write and leaves it. A death between the write and the delete
 leaves the entry twice; both are pushed (at least once). ``done``
 deletes the moved entry and the lease, if the lease is still its own.
+
+Failed pushes (``pending.FAILED_FIELDS``): one JSON object each in
+``zaqar_delay_push_failed``, named ``<when failed>.<record key>``
+(listed oldest first), expiring after the retention.
 """
 
 import uuid
+
+from oslo_serialization import jsonutils
 
 from concurrent import futures
 
@@ -29,6 +35,7 @@ from zaqar_delay.storage.swift import responses
 
 PENDING = 'zaqar_delay_pushes'
 LEASES = 'zaqar_delay_push_leases'
+FAILED = 'zaqar_delay_push_failed'
 WORKERS = 8     # pushes a take handles at once (Swift requests in flight)
 
 
@@ -90,6 +97,28 @@ class Pushes:
             return idx.untimed(entry)[0]
         return None
 
+    def fail(self, record, retention):
+        """Keep a failed push's record for ``retention`` seconds."""
+        objects.put(self._client, FAILED, _failed_name(record),
+                    jsonutils.dumps(record), record['at'] + retention,
+                    content_type='application/json')
+
+    def failed(self, limit):
+        """Up to ``limit`` failed-push records, oldest first."""
+        found = []
+        with responses.tolerating(responses.NOT_FOUND):
+            for obj in self._client.get_container(FAILED, limit=limit)[1]:
+                with responses.tolerating(responses.NOT_FOUND):
+                    found.append(jsonutils.loads(self._client.get_object(
+                        FAILED, obj['name'])[1]))
+        return found
+
+    def forget_failed(self, records):
+        """Delete failed-push records (as ``failed`` gave them)."""
+        for record in records:
+            with responses.tolerating(responses.NOT_FOUND):
+                self._client.delete_object(FAILED, _failed_name(record))
+
     def count(self):
         with responses.tolerating(responses.NOT_FOUND):
             return int(self._client.head_container(PENDING)[
@@ -108,3 +137,7 @@ class Pushes:
             self._client.delete_object(PENDING, entry)
             return True
         return False
+
+
+def _failed_name(record):
+    return '%010d.%s' % (int(record['at']), record['key'])

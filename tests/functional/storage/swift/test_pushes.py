@@ -9,6 +9,7 @@ from tests.common import push_delivery as delivery
 from tests.common import pushes as common_pushes
 from tests.fixtures import services
 from tests.fixtures import swift_store
+from zaqar_delay import pending
 from zaqar_delay.storage.swift import index as idx
 from zaqar_delay.storage.swift import pushes
 
@@ -22,6 +23,17 @@ class SwiftPushesTest(common_pushes.PendingPushes,
     names = (('orders.eu', 'p.1'), ('a.b.c-_', 'x.y:z'),
              ('q' * 64, 'a.b.c.d:e'))
 
+    def test_a_failed_push_older_than_the_retention_is_dropped(self):
+        # Swift drops a record at its own X-Delete-At, set when written.
+        now = timeutils.utcnow_ts()
+        record = dict(zip(pending.FAILED_FIELDS, (
+            'k1', 'm1', 'q', PROJECT, 'http://h/x', 404, 1, 'refused', now)))
+        self.store.fail(record, 3600)
+        (name,) = [o['name'] for o in self.driver.connection.get_container(
+            pushes.FAILED)[1]]
+        headers = self.driver.connection.head_object(pushes.FAILED, name)
+        self.assertEqual(str(now + 3600), headers['x-delete-at'])
+
     def setUp(self):
         super().setUp()
         self._empty()
@@ -29,7 +41,7 @@ class SwiftPushesTest(common_pushes.PendingPushes,
 
     def _empty(self):
         client = self.driver.connection
-        for container in (pushes.PENDING, pushes.LEASES):
+        for container in (pushes.PENDING, pushes.LEASES, pushes.FAILED):
             idx.Index(client, 'q', PROJECT)._empty(container)
 
     def test_a_stale_listing_does_not_push_twice(self):
@@ -96,6 +108,16 @@ class SwiftDispatcherDeathTest(delivery.DispatcherDeath,
 class SwiftPooledPushTest(delivery.InServerPushes, testtools.TestCase):
     store = 'swift.delay'
     pooled = True
+
+    def stack_options(self):
+        return _swift()
+
+
+class SwiftSubscriberFaultsTest(delivery.SubscriberFaults,
+                                testtools.TestCase):
+    store = 'swift.delay'
+    # Upstream's container names hold the project: no '/' on Swift.
+    project = 'tenant.a:c'
 
     def stack_options(self):
         return _swift()
