@@ -1,7 +1,7 @@
 """Push dispatch on ``redis.delay``: pass time and lateness at any backlog.
 
     python benchmarks/push_redis.py [--sizes 0,10000,100000,1000000]
-        [--burst 1000] [--dispatchers 1,4] [--requests]
+        [--burst 1000] [--dispatchers 1,4] [--requests] [--dead]
 
 Starts its own redis-server. For each N, the store holds N pending
 pushes of messages due in a day; then:
@@ -12,7 +12,9 @@ pushes of messages due in a day; then:
 - lateness: ``--burst`` messages come due in the same second and
   ``zaqar-delay-dispatcher`` processes (1, then 4) push them to a webhook
   receiver on loopback (a process of its own); lateness is the arrival
-  time minus the due time.
+  time minus the due time; with ``--dead``, the queue also has a
+subscriber that refuses connections, and the most threads a dispatcher
+process had during the burst is printed beside.
 
 x0 is a time over the same one with no backlog: flat means ~1. The last
 lines are the floor: how long the dispatcher's webhook POST takes to
@@ -139,10 +141,22 @@ def _lateness(conf_path, data, queue, hook, burst, count):
                               stdout=subprocess.DEVNULL,
                               stderr=subprocess.DEVNULL)
              for _ in range(count)]
+    threads = []
+    sampling = threading.Event()
+
+    def sample():
+        while not sampling.wait(0.1):
+            threads.append(max(_threads(proc.pid) for proc in procs))
+
+    sampler = threading.Thread(target=sample, daemon=True)
     try:
+        sampler.start()
         due = _post_due(data, queue, burst, 3)
         hook.wait_for(burst, 60)
+        time.sleep(1)   # the dead subscriber's retries go on meanwhile
     finally:
+        sampling.set()
+        sampler.join()
         for proc in procs:
             proc.terminate()
         for proc in procs:
@@ -151,7 +165,20 @@ def _lateness(conf_path, data, queue, hook, burst, count):
     if len(late) != burst:
         raise AssertionError('%d pushes arrived, wanted %d'
                              % (len(late), burst))
-    return late[len(late) // 2], late[int(len(late) * 0.99) - 1]
+    return (late[len(late) // 2], late[int(len(late) * 0.99) - 1],
+            max(threads, default=0))
+
+
+def _threads(pid):
+    """Threads of process ``pid`` now (0 once it is gone)."""
+    try:
+        with open('/proc/%d/status' % pid) as status:
+            for line in status:
+                if line.startswith('Threads:'):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
 
 
 def _webhook(url, count, light):
@@ -192,6 +219,10 @@ def main(argv=None):
     parser.add_argument('--repeats', type=int, default=7)
     parser.add_argument('--requests', action='store_true',
                         help='dispatchers push through requests')
+    parser.add_argument('--dead', action='store_true',
+                        help='the burst queue also has a subscriber that '
+                        'refuses connections (Zaqar\'s default retry '
+                        'policy)')
     args = parser.parse_args(argv)
     overflows = _listen_overflows()
     server = services.redis_server()
@@ -212,6 +243,10 @@ def main(argv=None):
     hook = Hook()
     data.subscription_controller.create('burst', hook.url, 3600, {},
                                         project=PROJECT)
+    if args.dead:
+        data.subscription_controller.create(
+            'burst', 'http://127.0.0.1:9/nobody-listens', 3600, {},
+            project=PROJECT)
     counts = [int(n) for n in args.dispatchers.split(',')]
     dispatcher = push_dispatcher.Dispatcher(data, control.queue_controller,
                                             conf)
@@ -220,8 +255,11 @@ def main(argv=None):
           'take, read, hand to the subscriber tasks); lateness of %d '
           'pushes due in one second, s; dispatchers push through %s'
           % (args.burst, 'requests' if args.requests else 'webhook_http'))
+    if args.dead:
+        print('a dead subscriber beside the receiver; thr: the most '
+              'threads a dispatcher process had during the burst')
     print('%9s %9s %6s %9s %6s' % ('N', 'idle ms', 'x0', '100 ms', 'x0')
-          + ''.join(' %6s %6s' % ('p50/%d' % n, 'p99/%d' % n)
+          + ''.join(' %6s %6s %4s' % ('p50/%d' % n, 'p99/%d' % n, 'thr')
                     for n in counts))
     base, have = None, 0
     for size in (int(s) for s in args.sizes.split(',')):
@@ -234,7 +272,7 @@ def main(argv=None):
                           n) for n in counts]
         print('%9d %9.2f %6.2f %9.2f %6.2f' % (
             size, idle, idle / base[0], busy, busy / base[1]) +
-            ''.join(' %6.3f %6.3f' % pair for pair in late))
+            ''.join(' %6.3f %6.3f %4d' % trio for trio in late))
         sys.stdout.flush()
     for light, client in ((False, 'requests'), (True, 'webhook_http')):
         print('%9s %-13s%s' % ('floor', client, ''.join(
