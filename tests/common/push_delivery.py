@@ -260,6 +260,10 @@ class DispatcherDeath(PushTest):
                 time.monotonic() < deadline:
             time.sleep(0.2)
         self.assertEqual(set(due), set(self.arrivals()))
+        # The documented bound: what the dead dispatcher held is sent
+        # again once, to every subscriber.
+        time.sleep(2 * self.lease)
+        self.assertLessEqual(max(map(len, self.arrivals().values())), 2)
 
 
 def threads(pid):
