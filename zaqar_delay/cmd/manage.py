@@ -27,6 +27,7 @@ import argparse
 import sys
 
 from oslo_config import cfg
+from oslo_log import log as logging
 from oslo_serialization import jsonutils
 import pymongo
 from zaqar.conf import drivers_message_store_mongodb as mongodb_opts
@@ -159,6 +160,7 @@ def _export(args, out):
 
 def _pushes(args, out):
     conf = cfg.ConfigOpts()
+    logging.register_options(conf)     # drivers read [DEFAULT] debug
     opts.register_opts(conf)
     conf(args=[], project='zaqar', default_config_files=args.config_file)
     pusher = dispatcher_cmd.build(conf)
