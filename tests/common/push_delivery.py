@@ -304,10 +304,11 @@ class RawQueue:
         )['messages']}
 
 
-class SubscriberFaults(PushTest):
-    """Each subscriber on its own: one's faults never cost another a
-    push, nor give it one twice. A dotted queue name, an odd project id,
-    a short lease, one-second timeouts and a short retry policy."""
+class FaultsBase(PushTest):
+    """Each subscriber on its own (``SubscriberFaults``): one's faults
+    never cost another a push, nor give it one twice. A dotted queue
+    name, an odd project id, a short lease, one-second timeouts and a
+    short retry policy."""
 
     lease = 6
     project = 'tenant.a/b:c'
@@ -336,6 +337,9 @@ class SubscriberFaults(PushTest):
         self.receiver.wait_for(len(due), 60)
         time.sleep(seconds)
         return {body: len(times) for body, times in self.arrivals().items()}
+
+
+class SubscriberFaults(FaultsBase):
 
     def test_due_and_delayed_messages_are_pushed_alike_with_their_id(self):
         self.subscribe()
@@ -383,6 +387,11 @@ class SubscriberFaults(PushTest):
         # Two at a time, each cut after its 1 s read timeout.
         self.assertLessEqual(len(hanging.got) + len(hanging.refused), 2 * 5)
         self.assertLessEqual(during, before + 8 + 2)
+
+
+class FailedPushes(FaultsBase):
+    """What a subscriber refused, listed and sent again by the CLI (on
+    a store that is not pooled: the CLI reads one store)."""
 
     def manage(self, *args):
         """zaqar-delay-manage pushes ARGS on the server's zaqar.conf:

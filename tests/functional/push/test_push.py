@@ -55,3 +55,19 @@ class RedisSubscriberFaultsTest(delivery.SubscriberFaults,
 class MongoSubscriberFaultsTest(delivery.SubscriberFaults,
                                 testtools.TestCase):
     store = 'mongodb.delay'
+
+
+class RedisPooledSubscriberFaultsTest(delivery.SubscriberFaults,
+                                      testtools.TestCase):
+    pooled = True
+    # Zaqar's MongoDB pool catalogue splits '<project>/<queue>' in two:
+    # a project id with '/' gets a 503 from queue PUT (upstream's).
+    project = 'tenant.a:c'
+
+
+class RedisFailedPushesTest(delivery.FailedPushes, testtools.TestCase):
+    pass
+
+
+class MongoFailedPushesTest(delivery.FailedPushes, testtools.TestCase):
+    store = 'mongodb.delay'

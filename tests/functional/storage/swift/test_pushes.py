@@ -121,3 +121,11 @@ class SwiftSubscriberFaultsTest(delivery.SubscriberFaults,
 
     def stack_options(self):
         return _swift()
+
+
+class SwiftFailedPushesTest(delivery.FailedPushes, testtools.TestCase):
+    store = 'swift.delay'
+    project = 'tenant.a:c'
+
+    def stack_options(self):
+        return _swift()
