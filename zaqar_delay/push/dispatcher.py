@@ -35,6 +35,7 @@ import uuid
 
 from oslo_log import log as logging
 from oslo_serialization import jsonutils
+import requests
 from zaqar.storage import errors
 
 from zaqar_delay import pending
@@ -257,7 +258,7 @@ class Dispatcher:
             status = webhook_http.post(url, data=data, headers=headers,
                                        timeout=self.timeout,
                                        light=self.light).status_code
-        except webhook_http.requests.RequestException as exc:
+        except requests.RequestException as exc:
             LOG.info('push to %s: %s', url, exc)
             status = None
         return policy.verdict(status), status
