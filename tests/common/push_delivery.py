@@ -229,6 +229,22 @@ class DispatcherProcesses(PushTest):
         self.assertEqual(set(due), set(got))
         self.assertEqual({1}, {len(times) for times in got.values()})
 
+    def test_once_pushes_a_batch_and_waits_until_it_is_done(self):
+        self.subscribe()
+        due = self.post([1, 1])
+        time.sleep(max(0, max(due.values()) + 1 - time.time()))
+        done = subprocess.run(
+            [os.path.join(os.path.dirname(sys.executable),
+                          'zaqar-delay-dispatcher'),
+             '--config-file', self.stack.conf, '--once'],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+            timeout=120)
+        # Its log lines come first (osprofiler's error at start-up).
+        self.assertEqual((0, 'pushed 2'), (done.returncode,
+                                           done.stdout.splitlines()[-1]))
+        self.assertEqual({body: [1] for body in due},
+                         {b: [len(t)] for b, t in self.arrivals().items()})
+
     def test_pending_pushes_outlive_a_killed_zaqar_server(self):
         self.subscribe()
         due = self.post([3, 3, 4])

@@ -5,7 +5,8 @@
 Reads the message store of zaqar.conf (a delay driver, with
 ``zaqar_delay.notification.notifier`` in ``[storage] message_pipeline``)
 and pushes its due pushes until stopped (Ctrl-C or SIGTERM), or one
-batch with ``--once``. Run any number, on any hosts; see
+batch with ``--once`` (it waits until each of that batch's pushes is
+done). Run any number, on any hosts; see
 ``zaqar_delay.push.dispatcher``. With ``pooling = True`` it pushes for
 every pool that keeps pending pushes (``zaqar_delay.push.pools``).
 """
@@ -52,8 +53,12 @@ def main(argv=None):
     logging.setup(conf, 'zaqar-delay-dispatcher')
     pusher = build(conf)
     if conf.once:
-        print('pushed %d' % pusher.run_once())
-        return 0
+        taken = pusher.run_once()
+        # Every subscriber's delivery ends within the lease.
+        left = pusher.drain(conf.delay_push.lease)
+        print('pushed %d' % (taken - left))
+        sys.stdout.flush()
+        os._exit(0)
     stop = threading.Event()
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, lambda *_: stop.set())

@@ -178,6 +178,17 @@ class Dispatcher:
         with self._lock:
             self._held -= len(made)
 
+    def drain(self, timeout):
+        """Wait up to ``timeout`` seconds for the pushes taken to be
+        done, telling the store; return how many are still held."""
+        deadline = self.monotonic() + timeout
+        self.flush()
+        while self.held and self.monotonic() < deadline:
+            self.wake.wait(min(0.1, max(0, deadline - self.monotonic())))
+            self.wake.clear()
+            self.flush()
+        return self.held
+
     def poke(self):
         """A message is being stored: pass now, and again a moment later
         (the post that pokes runs before the store's write)."""

@@ -90,6 +90,11 @@ class PoolDispatchers:
         return sum(found.run_once() for found in self.dispatchers.values()
                    if found is not None)
 
+    def drain(self, timeout):
+        """``Dispatcher.drain`` of each pool's; the pushes still held."""
+        return sum(found.drain(timeout) for found in self.dispatchers.values()
+                   if found is not None)
+
     def run(self, stop):
         """A thread per pool's dispatcher until ``stop`` is set."""
         threads = []

@@ -151,6 +151,14 @@ class DispatcherTest(testtools.TestCase):
               'Message_Type': 'Notification'}], bodies)
         self.assertEqual(0, made.held)
 
+    def test_drain_waits_for_the_pushes_taken_and_tells_the_store(self):
+        hook = self.hook(stall=0.3)
+        made = self.make({'q/a': 99, 'q/b': 99}, 100, [hook.url])
+        self.assertEqual(2, made.run_once())
+        self.assertEqual(2, made.held)
+        self.assertEqual(0, made.drain(10))
+        self.assertEqual({'q/a', 'q/b'}, set(made.store.done_handles))
+
     def test_a_deleted_message_or_queue_is_forgotten_unpushed(self):
         hook = self.hook()
         made = self.make({'q/a': 99, 'gone/b': 99}, 100, [hook.url],
