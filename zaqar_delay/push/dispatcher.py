@@ -142,13 +142,14 @@ class Dispatcher:
         room = min(self.batch_size, self.max_held - self.held)
         if room <= 0:
             return 0
+        # The lease runs from before the take (Swift's take is several
+        # requests): the last moment an attempt may start and end
+        # within it (half the lease, if shorter than the timeouts allow).
+        deadline = self.monotonic() + max(
+            self.lease - sum(self.timeout) - 1, self.lease / 2)
         taken = self.store.take(int(self.clock()), room, self.lease)
         with self._lock:
             self._held += len(taken)
-        # The last moment an attempt may start and end within the lease
-        # (half the lease, if shorter than the timeouts allow).
-        deadline = self.monotonic() + max(
-            self.lease - sum(self.timeout) - 1, self.lease / 2)
         by_queue = collections.defaultdict(list)
         for push in taken:
             by_queue[push.project, push.queue].append(push)
