@@ -5,6 +5,7 @@ the other swift tests)."""
 import testtools
 
 from tests.common import push_delivery as delivery
+from tests.common import push_faults as faults
 
 
 class RedisInServerPushTest(delivery.InServerPushes, testtools.TestCase):
@@ -47,17 +48,17 @@ class MongoPooledPushTest(delivery.InServerPushes, testtools.TestCase):
     pooled = True
 
 
-class RedisSubscriberFaultsTest(delivery.SubscriberFaults,
+class RedisSubscriberFaultsTest(faults.SubscriberFaults,
                                 testtools.TestCase):
     pass
 
 
-class MongoSubscriberFaultsTest(delivery.SubscriberFaults,
+class MongoSubscriberFaultsTest(faults.SubscriberFaults,
                                 testtools.TestCase):
     store = 'mongodb.delay'
 
 
-class RedisPooledSubscriberFaultsTest(delivery.SubscriberFaults,
+class RedisPooledSubscriberFaultsTest(faults.SubscriberFaults,
                                       testtools.TestCase):
     pooled = True
     # Zaqar's MongoDB pool catalogue splits '<project>/<queue>' in two:
@@ -65,9 +66,9 @@ class RedisPooledSubscriberFaultsTest(delivery.SubscriberFaults,
     project = 'tenant.a:c'
 
 
-class RedisFailedPushesTest(delivery.FailedPushes, testtools.TestCase):
+class RedisFailedPushesTest(faults.FailedPushes, testtools.TestCase):
     pass
 
 
-class MongoFailedPushesTest(delivery.FailedPushes, testtools.TestCase):
+class MongoFailedPushesTest(faults.FailedPushes, testtools.TestCase):
     store = 'mongodb.delay'

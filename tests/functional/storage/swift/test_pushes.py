@@ -6,6 +6,7 @@ import testtools
 from oslo_utils import timeutils
 
 from tests.common import push_delivery as delivery
+from tests.common import push_faults as faults
 from tests.common import pushes as common_pushes
 from tests.fixtures import services
 from tests.fixtures import swift_store
@@ -117,7 +118,7 @@ class SwiftPooledPushTest(delivery.InServerPushes, testtools.TestCase):
         return _swift()
 
 
-class SwiftSubscriberFaultsTest(delivery.SubscriberFaults,
+class SwiftSubscriberFaultsTest(faults.SubscriberFaults,
                                 testtools.TestCase):
     store = 'swift.delay'
     # Upstream's container names hold the project: no '/' on Swift.
@@ -127,7 +128,7 @@ class SwiftSubscriberFaultsTest(delivery.SubscriberFaults,
         return _swift()
 
 
-class SwiftFailedPushesTest(delivery.FailedPushes, testtools.TestCase):
+class SwiftFailedPushesTest(faults.FailedPushes, testtools.TestCase):
     store = 'swift.delay'
     project = 'tenant.a:c'
 
