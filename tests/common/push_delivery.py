@@ -270,7 +270,7 @@ class DispatcherDeath(PushTest):
         self.assertLess(len(self.arrivals()), len(due))
         self.receiver.stall = 0
         self.dispatcher()
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 30 + 2 * self.lease
         while set(self.arrivals()) != set(due) and \
                 time.monotonic() < deadline:
             time.sleep(0.2)

@@ -103,8 +103,11 @@ class SwiftDispatcherDeathTest(delivery.DispatcherDeath,
     store = 'swift.delay'
     # Above what taking and forgetting 20 pushes costs on this Swift (a
     # listing and four requests per push, then two): a 3 s lease ran
-    # out before the second dispatcher's done, and a third push came.
-    lease = 10
+    # out before the second dispatcher's done, and a third push came;
+    # with 10 s, attempts may start until 5 s after the take began, and
+    # a loaded machine's take of 20 outlasted that (they were recorded
+    # failed).
+    lease = 20
 
     def stack_options(self):
         return _swift()
@@ -121,6 +124,9 @@ class SwiftPooledPushTest(delivery.InServerPushes, testtools.TestCase):
 class SwiftSubscriberFaultsTest(faults.SubscriberFaults,
                                 testtools.TestCase):
     store = 'swift.delay'
+    # Taking 20 pushes here outlasted half of a 6 s lease: the healthy
+    # subscriber's attempts were then out of the lease (recorded failed).
+    lease = 15
     # Upstream's container names hold the project: no '/' on Swift.
     project = 'tenant.a:c'
 
