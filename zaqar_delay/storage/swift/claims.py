@@ -12,6 +12,7 @@ from zaqar.storage import errors
 from zaqar.storage.swift import claims as upstream_claims
 
 from zaqar_delay import retry
+from zaqar_delay.storage.swift import deadletter
 from zaqar_delay.storage.swift import idtime
 from zaqar_delay.storage.swift import index as idx
 from zaqar_delay.storage.swift import locks
@@ -202,7 +203,8 @@ class ClaimController(upstream_claims.ClaimController):
         meta = taking.meta
         if ('_max_claim_count' in meta and '_dead_letter_queue' in meta
                 and msg['claim_count'] > meta['_max_claim_count']):
-            self._dead_letter(taking, mid, msg, client)
+            deadletter.move(self._client, self.driver.message_controller,
+                            taking, mid, msg, client)
             return None
         now = taking.now
         msg_expires = max(int(headers['x-delete-at']),
@@ -231,20 +233,6 @@ class ClaimController(upstream_claims.ClaimController):
             headers={'x-object-meta-clientid': msg.pop('_client')})
         for key in ('retry_backoff', 'delay_expires', 'checksum'):
             msg.pop(key, None)
-
-    def _dead_letter(self, taking, mid, msg, client):
-        meta, now, project = taking.meta, taking.now, taking.project
-        dlq = meta['_dead_letter_queue']
-        ttl = meta.get('_dead_letter_queue_messages_ttl') or msg['ttl']
-        msg.update(claim_id=None, ttl=ttl, delay_expires=now)
-        objects.put(
-            self._client, upstream.message_container(dlq, project), mid,
-            jsonutils.dumps(msg), now + ttl, content_type='application/json',
-            headers={'x-object-meta-clientid': client})
-        idx.Index(self._client, dlq, project).put(idx.READY, mid, now + ttl)
-        self.driver.message_controller._delete(taking.queue, mid, project)
-        taking.index.delete(idx.READY, mid)
-        taking.index.delete(idx.LOCK, mid)
 
     def _claim(self, queue, claim_id, project):
         """(expiry, ttl, message ids) of a live claim; raise if none."""
