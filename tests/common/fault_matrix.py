@@ -172,11 +172,22 @@ class FaultMatrix(behaviour.Helpers):
 
     def op_delete(self, case):
         (mid,) = case.post(0)
+        return self._deleting(case, mid)
 
+    def _deleting(self, case, mid):
         def run():
             self.messages.delete(case.queue, mid, project=PROJECT)
             case.gone.add(mid)
         return run
+
+    def op_delete_after_its_claim(self, case):
+        # The claim ended, its entry not read yet: a delete without a
+        # claim holds the message's lock while the entry is the only
+        # thing left to find the message by.
+        (mid,) = case.post(0)
+        case.claim(ttl=30)
+        timeutils.advance_time_seconds(31)
+        return self._deleting(case, mid)
 
     def op_bulk_delete(self, case):
         ids = case.post(0, 0)
@@ -294,7 +305,7 @@ class FaultMatrix(behaviour.Helpers):
         expected = set(case.ids) - case.gone
         if case.acked or operation.__name__ not in (
                 'op_delete', 'op_delete_claimed', 'op_bulk_delete',
-                'op_pop'):
+                'op_pop', 'op_delete_after_its_claim'):
             # Nothing acknowledged lost, nothing hidden.
             self.assertEqual(expected, set(found) & expected, what)
         self.assertEqual(set(), set(found) & case.gone, what)
@@ -321,6 +332,9 @@ class FaultMatrix(behaviour.Helpers):
 
     def test_delete_without_a_claim(self):
         self.check(self.op_delete)
+
+    def test_delete_without_a_claim_after_its_claim_ended(self):
+        self.check(self.op_delete_after_its_claim)
 
     def test_bulk_delete(self):
         self.check(self.op_bulk_delete)

@@ -27,6 +27,9 @@ LEASE = 'lease'                # <shard>: a lease on its messages' locks
 KINDS = (READY, WAITING, DUE, CLAIM_EXPIRY, LOCK, DEDUP, LEASE)
 # The shards of the ids of other layouts (upstream's), by a hash.
 SHARDS = 16
+# A delete without a claim holds a message's lock under this prefix and
+# a uuid (``messages.MessageController._hold``).
+DELETING = 'delete-'
 # Kinds of the earlier layout, which a queue's drop deletes too:
 # ``claimed`` had an entry per claimed message (now its lock counts).
 LEGACY_KINDS = ('claimed',)
@@ -200,6 +203,11 @@ class Index:
         is left to it."""
         locks.release(self._client, self._names[LOCK], message_id,
                       held.expires)
+
+    @staticmethod
+    def deleting(held):
+        """Whether a live Lock is a delete's hold, not a claim's."""
+        return held.holder.startswith(DELETING)
 
     def holder(self, message_id, now):
         """The live Lock of a message, or None."""

@@ -22,7 +22,7 @@ from zaqar_delay.storage.swift import upstream
 
 # How long a delete without a claim holds a message's lock (seconds): a
 # crash between taking it and deleting the message hides the message for
-# no longer than this.
+# no longer than this (promotion gives back a claimed one under it).
 DELETE_HOLD = 60
 
 
@@ -299,7 +299,7 @@ class MessageController(upstream_messages.MessageController):
         """Take a message's lock for a delete without a claim: no claim
         can then take the message, read it and write it back after the
         delete. The Lock, or None when a live claim holds the message."""
-        holder = 'delete-' + uuidutils.generate_uuid()
+        holder = idx.DELETING + uuidutils.generate_uuid()
         expires = now + DELETE_HOLD
         if self._index(queue, project).lock(mid, holder, expires, now):
             return locks.Lock(holder, expires)

@@ -104,7 +104,11 @@ class Promotion:
         """A claim's entry: each message that still names the claim (a
         delete removes the message, a release its claim id) and whose lock
         did not move past now (a renewal's entry gives that one back)
-        goes back. The message listing over the claim's ids tells which
+        goes back. One that a delete without a claim holds (a lock the
+        delete took once the claim ended) goes back too, its hold left in
+        place: the entry is what is left to find the message by, should
+        the delete die before it deletes it; its hold keeps claims off it
+        until it ends. The message listing over the claim's ids tells which
         are still there."""
         content = index.read(idx.CLAIM_EXPIRY, name)
         held = content and idx.held_of(content)
@@ -131,6 +135,9 @@ class Promotion:
             if lock is None or lock.expires <= now:
                 self._give_back(index, mid, ended, *held[mid], now=now,
                                 held=lock)
+            elif index.deleting(lock):
+                self._give_back(index, mid, ended, *held[mid], now=now,
+                                held=None)
         parallel.each(one, held)
 
     def _message_entry_ended(self, index, name, now):
@@ -145,6 +152,8 @@ class Promotion:
             expires, wait = (int(x) for x in content.split())
         held = index.lock_of(mid)
         if held is not None and held.expires > now:
+            if index.deleting(held):    # as for a claim's entry
+                self._give_back(index, mid, ended, expires, wait, now, None)
             return
         # A delete with its claim no longer deletes this entry: a message
         # without a lock may be gone.

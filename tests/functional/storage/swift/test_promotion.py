@@ -86,3 +86,19 @@ class SwiftClaimExpiryTest(behaviour.Helpers, swift_store.DelayTestBase):
         timeutils.advance_time_seconds(31)
         self.assertEqual([kept], self.claim()[1])
         self.assertEqual([], self.index.names(idx.READY))
+
+    def test_a_dead_deletes_hold_does_not_hide_a_message_past_it(self):
+        # A delete without a claim that took the lock of a message whose
+        # claim had ended, and died before deleting it: the claim's
+        # entry, read while the hold lives, gives the message back once
+        # the hold ends.
+        (mid,) = self.post(0)
+        self.claim(ttl=30)
+        timeutils.advance_time_seconds(31)
+        now = timeutils.utcnow_ts()
+        held = self.messages._hold(self.queue, PROJECT, mid, now)
+        self.assertIsNotNone(held)
+        self.assertEqual([], self.claim()[1])
+        self.assertEqual([], self.entries())
+        timeutils.advance_time_seconds(held.expires - now + 1)
+        self.assertEqual([mid], self.claim()[1])
