@@ -34,6 +34,13 @@ Taking = collections.namedtuple(
     'Taking', 'queue project index claim_id expires grace meta now backoff')
 
 
+def _lasting(ttl, expires):
+    """Whether a claim that ends at ``expires`` has more than half its
+    ``ttl`` left, by Zaqar's clock: what it writes then lands before
+    promotion may read its entry, unless a request takes that long."""
+    return lambda: timeutils.utcnow_ts(True) < expires - ttl / 2
+
+
 class ClaimController(upstream_claims.ClaimController):
     """Claims that take a message only through its lock.
 
@@ -85,14 +92,20 @@ class ClaimController(upstream_claims.ClaimController):
                 idx.holdings({msg['id']: held for msg, held in taken})),
             lambda: parallel.each(
                 lambda one: self._write(taking, *one), taken))
+        # Ready entries go only while the claim surely lasts: one deleted
+        # after promotion gave the message back would hide it.
+        lasts = _lasting(ttl, expires)
         parallel.together(
             lambda: objects.put(
                 self._client, upstream.claim_container(queue, project),
                 claim_id, jsonutils.dumps(ids), expires,
                 content_type='application/json',
                 headers={'x-object-meta-ttl': str(ttl)}),
-            lambda: parallel.each(
+            lambda: lasts() and parallel.each(
                 lambda mid: index.delete(idx.READY, mid), ids))
+        if not lasts():
+            parallel.each(lambda one: index.put(idx.READY, one[0]['id'],
+                                                one[1][0]), taken)
         return claim_id, [msg for msg, _ in taken]
 
     def _take_ready(self, taking, limit):

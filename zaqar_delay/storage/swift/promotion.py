@@ -108,8 +108,10 @@ class Promotion:
         delete took once the claim ended) goes back too, its hold left in
         place: the entry is what is left to find the message by, should
         the delete die before it deletes it; its hold keeps claims off it
-        until it ends. The message listing over the claim's ids tells which
-        are still there."""
+        until it ends; and one that names another claim that has ended
+        (written back by a claimer too slow for its own entry). The
+        message listing over the claim's ids tells which are still
+        there."""
         content = index.read(idx.CLAIM_EXPIRY, name)
         held = content and idx.held_of(content)
         if not held:
@@ -128,8 +130,8 @@ class Promotion:
 
         def one(mid):
             found = self._message(queue, mid, project)
-            if (found is None
-                    or jsonutils.loads(found[1]).get('claim_id') != claim_id):
+            named = found and jsonutils.loads(found[1]).get('claim_id')
+            if named != claim_id and not self._ended(index, named, now):
                 return
             lock = index.lock_of(mid)
             if lock is None or lock.expires <= now:
@@ -139,6 +141,19 @@ class Promotion:
                 self._give_back(index, mid, ended, *held[mid], now=now,
                                 held=None)
         parallel.each(one, held)
+
+    def _ended(self, index, claim_id, now):
+        """Whether a message that names ``claim_id`` (not the claim of the
+        entry being read) names a claim that has ended: a claimer that
+        took it once this claim ended wrote it back too late (its own
+        entry had been read already). One HEAD of the claim object."""
+        if not claim_id:
+            return False
+        with responses.tolerating(responses.NOT_FOUND):
+            return int(self._client.head_object(
+                upstream.claim_container(index.queue, index.project),
+                claim_id)['x-delete-at']) <= now
+        return True
 
     def _message_entry_ended(self, index, name, now):
         """An entry of one message (the earlier layouts)."""

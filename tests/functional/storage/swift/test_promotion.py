@@ -2,6 +2,9 @@
 the claim ends, and what entries of one message (the earlier layout,
 which ``migrate`` writes) still do."""
 
+import time
+from unittest import mock
+
 from oslo_utils import timeutils
 from zaqar.storage import errors
 
@@ -101,4 +104,25 @@ class SwiftClaimExpiryTest(behaviour.Helpers, swift_store.DelayTestBase):
         self.assertEqual([], self.claim()[1])
         self.assertEqual([], self.entries())
         timeutils.advance_time_seconds(held.expires - now + 1)
+        self.assertEqual([mid], self.claim()[1])
+
+    def test_a_claimer_too_slow_for_its_claim_hides_nothing(self):
+        # The claim's entry is read once the claim has ended, before the
+        # claimer writes the message back, claimed: the entry passes
+        # over the message; the claimer then must not delete its ready
+        # entry.
+        (mid,) = self.post(0)
+        write = self.claims._write
+
+        def slow(taking, msg, held):
+            deadline = time.monotonic() + 30
+            while not self.entries() and time.monotonic() < deadline:
+                time.sleep(0.05)    # the entry, written meanwhile
+            timeutils.advance_time_seconds(61)
+            self.messages._promote(self.index, timeutils.utcnow_ts())
+            self.assertEqual([], self.entries())
+            write(taking, msg, held)
+
+        with mock.patch.object(self.claims, '_write', slow):
+            self.assertEqual([mid], self.claim(ttl=60)[1])
         self.assertEqual([mid], self.claim()[1])
