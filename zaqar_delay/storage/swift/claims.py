@@ -34,13 +34,6 @@ Taking = collections.namedtuple(
     'Taking', 'queue project index claim_id expires grace meta now backoff')
 
 
-def _lasting(ttl, expires):
-    """Whether a claim that ends at ``expires`` has more than half its
-    ``ttl`` left, by Zaqar's clock: what it writes then lands before
-    promotion may read its entry, unless a request takes that long."""
-    return lambda: timeutils.utcnow_ts(True) < expires - ttl / 2
-
-
 class ClaimController(upstream_claims.ClaimController):
     """Claims that take a message only through its lock.
 
@@ -94,7 +87,7 @@ class ClaimController(upstream_claims.ClaimController):
                 lambda one: self._write(taking, *one), taken))
         # Ready entries go only while the claim surely lasts: one deleted
         # after promotion gave the message back would hide it.
-        lasts = _lasting(ttl, expires)
+        lasts = locks.lasting(ttl, expires)
         parallel.together(
             lambda: objects.put(
                 self._client, upstream.claim_container(queue, project),
@@ -316,23 +309,27 @@ class ClaimController(upstream_claims.ClaimController):
                       idx.holdings(moved))
         for mid, lock, headers, wait in held:
             msg_expires = int(headers['x-delete-at'])
-            if moved[mid][0] != msg_expires:
-                objects.expire(
-                    self._client, upstream.message_container(queue, project),
-                    mid, moved[mid][0], {'x-object-meta-clientid':
-                                         headers.get('x-object-meta-clientid',
-                                                     '')})
-            index.expire(idx.LOCK, mid, expires)
-            # Our claim ended before the POST and another took the
-            # message: its lock got our expiry, and has its own back; our
-            # entry passes over a message it holds no lock of.
-            if self._still_held(queue, project, index, mid, claim_id):
-                self._forget(index, lock, mid, msg_expires, wait)
+            # A message or lock gone meanwhile (the claim ended, and the
+            # message was deleted or its lock ended): not moved.
+            with responses.tolerating(responses.NOT_FOUND):
+                if moved[mid][0] != msg_expires:
+                    objects.expire(
+                        self._client,
+                        upstream.message_container(queue, project), mid,
+                        moved[mid][0], {'x-object-meta-clientid': headers.get(
+                            'x-object-meta-clientid', '')})
+                index.expire(idx.LOCK, mid, expires)
+                # Our claim ended before the POST and another took the
+                # message: its lock got our expiry, and has its own back.
+                if self._still_held(queue, project, index, mid, claim_id):
+                    self._forget(index, lock, mid, msg_expires, wait)
         if old != expires:
             index.delete(idx.CLAIM_EXPIRY, idx.claim_ends(old, claim_id))
-        objects.expire(self._client, upstream.claim_container(queue, project),
-                       claim_id, expires,
-                       {'x-object-meta-ttl': str(metadata['ttl'])})
+        with responses.tolerating(responses.NOT_FOUND):
+            return objects.expire(
+                self._client, upstream.claim_container(queue, project),
+                claim_id, expires, {'x-object-meta-ttl': str(metadata['ttl'])})
+        raise errors.ClaimDoesNotExist(claim_id, queue, project)
 
     @staticmethod
     def _forget(index, held, mid, expires, wait):

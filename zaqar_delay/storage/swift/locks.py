@@ -39,6 +39,8 @@ of the messages that a claim takes from one shard.
 import collections
 import time
 
+from oslo_utils import timeutils
+
 from zaqar_delay.storage.swift import objects
 from zaqar_delay.storage.swift import parallel
 from zaqar_delay.storage.swift import responses
@@ -121,6 +123,14 @@ def lease(client, container, name, holder, now):
 def leased(door):
     """Whether a lease that ends at ``door`` may still be used."""
     return time.time() <= door - DOOR / 2
+
+
+def lasting(ttl, expires):
+    """A check of whether a lock taken for ``ttl`` seconds that ends at
+    ``expires`` has more than half of them left, by Zaqar's clock: what
+    its holder writes then lands before the lock ends, unless a request
+    takes that long."""
+    return lambda: timeutils.utcnow_ts(True) < expires - ttl / 2
 
 
 def unlease(client, container, name, door):

@@ -161,3 +161,28 @@ class SwiftFaultTest(behaviour.Helpers, swift_store.DelayTestBase):
         self.assertEqual(timeutils.utcnow_ts() + 600, held.expires)
         timeutils.advance_time_seconds(61)      # A's renewal would end
         self.assertEqual([], self.claim()[1])   # B's claim is live
+
+    def test_a_renewal_whose_claim_went_meanwhile_says_it_does_not_exist(self):
+        # The claim ends while it is being renewed, and its lock and its
+        # claim object go (a taker, the object expirer) before the POSTs
+        # that move them: ClaimDoesNotExist, not Swift's 404.
+        (mid,) = self.post(0)
+        a, _ = self.claim(ttl=30)
+        expire = idx.Index.expire
+        swift = self.driver.connection
+
+        def gone_then_expire(index, kind, name, *args, **kwargs):
+            if kind == idx.LOCK:
+                swift.delete_object(idx.container(idx.LOCK, self.queue,
+                                                  PROJECT), name)
+                swift.delete_object('zaqar_claim:%s:%s' % (
+                    self.queue, PROJECT), a)
+            return expire(index, kind, name, *args, **kwargs)
+
+        self.useFixture(fixtures.MonkeyPatch(
+            'zaqar_delay.storage.swift.index.Index.expire', gone_then_expire))
+        self.assertRaises(errors.ClaimDoesNotExist, self.claims.update,
+                          self.queue, a, {'ttl': 60, 'grace': 0},
+                          project=PROJECT)
+        timeutils.advance_time_seconds(61)
+        self.assertEqual([mid], self.claim()[1])
