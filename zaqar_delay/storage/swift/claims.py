@@ -11,6 +11,7 @@ from zaqar import storage
 from zaqar.storage import errors
 from zaqar.storage.swift import claims as upstream_claims
 
+from zaqar_delay import deadletter as dead_letters
 from zaqar_delay import retry
 from zaqar_delay.storage.swift import deadletter
 from zaqar_delay.storage.swift import idtime
@@ -206,11 +207,10 @@ class ClaimController(upstream_claims.ClaimController):
         msg = jsonutils.loads(body)
         msg['claim_count'] = msg.get('claim_count', 0) + 1
         client = headers.get('x-object-meta-clientid', '')
-        meta = taking.meta
-        if ('_max_claim_count' in meta and '_dead_letter_queue' in meta
-                and msg['claim_count'] > meta['_max_claim_count']):
+        policy = dead_letters.of_queue(taking.meta)
+        if dead_letters.moves(policy, msg['claim_count']):
             deadletter.move(self._client, self.driver.message_controller,
-                            taking, mid, msg, client)
+                            taking, policy, mid, msg, client)
             return None
         now = taking.now
         msg_expires = max(int(headers['x-delete-at']),

@@ -1,6 +1,6 @@
 """The dead-letter move of a ``swift.delay`` claim: a message claimed
 more than its queue's ``_max_claim_count`` times goes to its
-``_dead_letter_queue``."""
+``_dead_letter_queue`` (the rule: ``zaqar_delay.deadletter``)."""
 
 from oslo_serialization import jsonutils
 
@@ -9,16 +9,17 @@ from zaqar_delay.storage.swift import objects
 from zaqar_delay.storage.swift import upstream
 
 
-def move(client, messages, taking, mid, msg, client_id):
+def move(client, messages, taking, policy, mid, msg, client_id):
     """Move message ``mid`` (content ``msg``, locked by the claim being
-    made, ``claims.Taking``) to the dead-letter queue: the copy and its
+    made, ``claims.Taking``) to the dead-letter queue of ``policy``
+    (``zaqar_delay.deadletter.Policy``): the copy and its
     ``ready`` entry first, then the original, its ``ready`` entry and its
     lock. A crash between leaves the message in both queues, never in
     neither (the original is claimable again once its lock ends). Five
     requests; ``messages`` is the message controller."""
-    meta, now, project = taking.meta, taking.now, taking.project
-    dlq = meta['_dead_letter_queue']
-    ttl = meta.get('_dead_letter_queue_messages_ttl') or msg['ttl']
+    now, project = taking.now, taking.project
+    dlq = policy.queue
+    ttl = policy.ttl or msg['ttl']
     msg.update(claim_id=None, ttl=ttl, delay_expires=now)
     objects.put(
         client, upstream.message_container(dlq, project), mid,
