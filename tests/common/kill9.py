@@ -143,8 +143,8 @@ class KillTests:
         return {}
 
     def data(self):
-        """A data driver on the store the workers use."""
-        raise NotImplementedError
+        """A data driver on the store the workers use: the test base's."""
+        return self.driver
 
     def prefill(self, data, queue, project):
         ids = []

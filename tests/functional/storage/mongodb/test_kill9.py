@@ -14,6 +14,3 @@ class MongoKill9Test(kill9.KillTests, mongodb_store.DelayTestBase):
 
     def worker_extra(self):
         return {'database': self.conf[message_opts.GROUP_NAME].database}
-
-    def data(self):
-        return self.driver

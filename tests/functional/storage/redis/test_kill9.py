@@ -9,6 +9,3 @@ class RedisKill9Test(kill9.KillTests, redis_store.DelayTestBase):
 
     store = 'redis.delay'
     conf_file = redis_store.CONF
-
-    def data(self):
-        return self.driver

@@ -9,6 +9,3 @@ class SwiftKill9Test(kill9.KillTests, swift_store.DelayTestBase):
 
     store = 'swift.delay'
     conf_file = swift_store.CONF
-
-    def data(self):
-        return self.driver
