@@ -25,6 +25,7 @@ import time
 import uuid
 
 from zaqarclient.queues import client
+from zaqarclient.transport import errors as zaqar_errors
 
 CLAIM_TTL = 60      # Zaqar's smallest
 POSTERS, CLAIMERS = 3, 3
@@ -32,6 +33,7 @@ DELAYS = (0, 1, 2)
 # Whole-second clocks: a due time may be up to a second before the
 # posting request started plus the delay.
 CLOCK = 1.0
+DRAIN_SECONDS = 600   # the most a drain may take, 503s included
 
 
 class Stream:
@@ -155,19 +157,42 @@ class Stream:
             if not claimed:
                 time.sleep(0.05)
 
-    def drain(self):
-        """Every claimable message: {id: token}."""
+    def drain(self, deadline=DRAIN_SECONDS):
+        """Every claimable message: {id: token}.
+
+        A 503 (Zaqar's "try again") is retried, as a client does, until
+        ``deadline`` seconds have passed: a claim that failed may have
+        left a claim, and a delete that failed leaves ours, so the drain
+        goes on until those have ended; a message whose delete failed
+        may then come back once."""
         queue = self.client().queue(self.queue)
-        found = {}
+        found, undeleted = {}, set()
+        held_until, give_up = 0.0, time.time() + deadline
         while True:
-            claimed = list(queue.claim(ttl=CLAIM_TTL, grace=60, limit=20))
+            if time.time() > give_up:
+                raise AssertionError('drain: 503s for %d s' % deadline)
+            try:
+                claimed = list(queue.claim(ttl=CLAIM_TTL, grace=60,
+                                           limit=20))
+            except zaqar_errors.ServiceUnavailableError:
+                held_until = time.time() + CLAIM_TTL + 2 * CLOCK
+                time.sleep(0.5)
+                continue
             if not claimed:
-                return found
+                if time.time() >= held_until:
+                    return found
+                time.sleep(1)
+                continue
             for msg in claimed:
-                if msg.id in found:
+                if msg.id in found and msg.id not in undeleted:
                     raise AssertionError('%s drained twice' % msg.id)
                 found[msg.id] = msg.body['token']
-                msg.delete()
+                undeleted.discard(msg.id)
+                try:
+                    msg.delete()
+                except zaqar_errors.ServiceUnavailableError:
+                    undeleted.add(msg.id)
+                    held_until = time.time() + CLAIM_TTL + 2 * CLOCK
 
 
 class OutageTests:
