@@ -7,7 +7,6 @@ import urllib.error
 import urllib.request
 import uuid
 
-import testtools
 import websocket
 
 from tests.fixtures import zaqar_server
@@ -16,17 +15,9 @@ BAD = {'_retry_backoff': {'initial': -1}}
 WHY = '_retry_backoff.initial must be a number of seconds above 0'
 
 
-class QueueMetadataRefusedTest(testtools.TestCase):
+class QueueMetadataRefusedTest(zaqar_server.ServerTestCase):
 
-    @classmethod
-    def setUpClass(cls):
-        super().setUpClass()
-        cls.stack = zaqar_server.ZaqarServer(websocket=True).start()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.stack.cleanup()
-        super().tearDownClass()
+    server_options = {'websocket': True}
 
     def headers(self):
         return {'Client-ID': str(uuid.uuid4()), 'X-Project-ID': 'p.1:x',

@@ -8,24 +8,15 @@ still waits.
 import json
 import uuid
 
-import testtools
 import websocket
 from zaqarclient.queues import client
 
 from tests.fixtures import zaqar_server
 
 
-class WebsocketPostTest(testtools.TestCase):
+class WebsocketPostTest(zaqar_server.ServerTestCase):
 
-    @classmethod
-    def setUpClass(cls):
-        super().setUpClass()
-        cls.stack = zaqar_server.ZaqarServer(websocket=True).start()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.stack.cleanup()
-        super().tearDownClass()
+    server_options = {'websocket': True}
 
     def send(self, ws, action, body):
         ws.send(json.dumps({'action': action, 'body': body, 'headers': {
