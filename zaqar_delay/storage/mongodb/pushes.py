@@ -28,14 +28,19 @@ class Pushes:
 
     def __init__(self, driver):
         self.driver = driver
+        self._failed_indexed = False
 
     def _collections(self):
         return [db.messages for db in self.driver.message_databases]
 
     def _failed(self):
+        """The failed-push collection; its ``at`` index is made by the
+        first call of this object (one request, not one per call)."""
         collection = self.driver.message_databases[0][FAILED]
-        collection.create_index([('at', pymongo.ASCENDING)],
-                                name='failed_at')
+        if not self._failed_indexed:
+            collection.create_index([('at', pymongo.ASCENDING)],
+                                    name='failed_at')
+            self._failed_indexed = True
         return collection
 
     @utils.raises_conn_error
