@@ -12,9 +12,17 @@ import collections
 # The name of the notifier stage in ``[storage] message_pipeline``.
 STAGE = 'zaqar_delay.notification.notifier'
 
-# A pending push taken by a dispatcher: the message to push, and the
-# backend's own handle on the entry (to remove it once pushed).
-Push = collections.namedtuple('Push', 'project queue message_id handle')
+# A pending push taken by a dispatcher: the message to push, the
+# backend's own handle on the entry (to remove it once pushed), and the
+# subscribers recorded as having answered 2xx for it already (by a
+# dispatcher whose lease ended before the push was done).
+Push = collections.namedtuple('Push',
+                              'project queue message_id handle delivered',
+                              defaults=(frozenset(),))
+
+# The subscribers of a delivered record, as stores keep them: one
+# string, ``SUBSCRIBERS_SEP`` between (a URL has no line feed).
+SUBSCRIBERS_SEP = '\n'
 
 # A push a subscriber never took (its retries spent, or refused, or out
 # of the lease), kept ``[delay_push] failed_retention`` seconds: ``key``
@@ -22,6 +30,11 @@ Push = collections.namedtuple('Push', 'project queue message_id handle')
 # the last answer (None: no answer).
 FAILED_FIELDS = ('key', 'message_id', 'queue', 'project', 'subscriber',
                  'status', 'attempts', 'reason', 'at')
+
+# A pending push as ``zaqar-delay-manage pushes pending`` lists it:
+# ``at`` is when it is due, or when the lease of the dispatcher that
+# took it ends; ``delivered`` the subscribers recorded as having it.
+PENDING_FIELDS = ('message_id', 'queue', 'project', 'at', 'delivered')
 
 SEP = '/'   # in no message id and no queue name; project ids may have it
 
@@ -52,6 +65,26 @@ def parse(pending):
     else:
         message_id, queue, project = pending.split('.', 2)
     return message_id, queue, project or None
+
+
+def join_subscribers(subscribers):
+    """One string of a set of subscriber URLs (``split_subscribers``)."""
+    return SUBSCRIBERS_SEP.join(sorted(subscribers))
+
+
+def split_subscribers(joined):
+    """The set of subscriber URLs ``join_subscribers`` gave (None or
+    empty: none)."""
+    if isinstance(joined, bytes):
+        joined = joined.decode()
+    return frozenset(joined.split(SUBSCRIBERS_SEP)) if joined else frozenset()
+
+
+def listed(push, at):
+    """The ``PENDING_FIELDS`` record of a pending push due at ``at``."""
+    return dict(zip(PENDING_FIELDS, (
+        push.message_id, push.queue, push.project, at,
+        sorted(push.delivered))))
 
 
 def enabled(conf):

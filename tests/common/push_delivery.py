@@ -9,6 +9,7 @@ certainly early.
 """
 
 import itertools
+import json
 import os
 import random
 import signal
@@ -279,3 +280,61 @@ class DispatcherDeath(PushTest):
         # again once, to every subscriber.
         time.sleep(2 * self.lease)
         self.assertLessEqual(max(map(len, self.arrivals().values())), 2)
+
+
+class DispatcherDeathMidRetry(PushTest):
+    """A dispatcher killed while a subscriber's retries go on: the
+    subscribers that had answered 2xx are not sent the message again."""
+    in_server = False
+    # Retries of the failing subscriber every 2 s for 20 s (Zaqar wants
+    # 10 s between the minimum and maximum delays), within the attempts'
+    # deadline (half the lease: the timeouts are longer).
+    lease = 40
+    retry_policy = {'retries_with_no_delay': 0, 'minimum_delay_retries': 10,
+                    'minimum_delay': 2, 'maximum_delay': 12,
+                    'maximum_delay_retries': 0}
+
+    def pending(self):
+        """The store's pending pushes (``zaqar-delay-manage``)."""
+        listed = subprocess.run(
+            [os.path.join(os.path.dirname(sys.executable),
+                          'zaqar-delay-manage'),
+             '--config-file', self.stack.conf, 'pushes', 'pending'],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+            check=True, timeout=120)
+        return [json.loads(line) for line in listed.stdout.splitlines()
+                if line.startswith('{')]
+
+    def test_a_dispatcher_killed_mid_retry_repeats_nothing_to_the_others(self):
+        failing = receiver.Receiver()
+        self.addCleanup(failing.stop)
+        failing.status = 503
+        self.subscribe()
+        self.cli.subscription(self.name, subscriber=failing.url, ttl=3600,
+                              options={'_retry_policy': self.retry_policy})
+        first = self.dispatcher()
+        due = self.post([1] * 5)
+        self.assertEqual(5, self.receiver.wait_for(5, 60))
+        # Wait until the store has the healthy subscriber recorded for
+        # each message, the failing one still retried.
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            listed = self.pending()
+            if len(listed) == 5 and all(
+                    p['delivered'] == [self.receiver.url] for p in listed):
+                break
+            time.sleep(0.2)
+        self.assertEqual(5, len(listed))
+        self.assertEqual({(self.receiver.url,)},
+                         {tuple(p['delivered']) for p in listed})
+        self.assertIsNone(first.poll())     # mid-retry
+        first.send_signal(signal.SIGKILL)
+        first.wait()
+        failing.status = 204
+        self.dispatcher()
+        self.assertEqual(5, failing.wait_for(5, 30 + 2 * self.lease))
+        time.sleep(2)
+        self.assertEqual([], self.pending())
+        self.assertEqual(set(due), {b['body'] for b in failing.bodies()})
+        self.assertEqual({1}, {len(t) for t in self.arrivals().values()})
+        self.assertEqual(5, len(failing.got))

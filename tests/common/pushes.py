@@ -78,6 +78,32 @@ class PendingPushes:
         self.assertIsNone(self.store.next_due())
         self.assertEqual(mid, self.messages.get('q', mid, PROJECT)['id'])
 
+    def test_subscribers_delivered_to_come_back_with_a_push_taken_again(self):
+        (queue, project) = self.names[1]
+        self.queues.create(queue, project=project)
+        (mid,) = self.messages.post(queue, [{'ttl': 600, 'body': 1}],
+                                    CLIENT, project)
+        now = timeutils.utcnow_ts()
+        (taken,) = self.store.take(now, 10, 30)
+        self.assertEqual(frozenset(), taken.delivered)
+        had = frozenset(['http://127.0.0.1:1/a?x=1', 'mailto:b@example.com'])
+        self.store.delivered([(taken, had)])
+        self.assertEqual([dict(zip(pending.PENDING_FIELDS, (
+            mid, queue, project, now + 30, sorted(had))))],
+            self.store.pending(10))
+        # The dispatcher died: the next one takes it once the lease ended.
+        (again,) = self.store.take(now + 31, 10, 30)
+        self.assertEqual(((project, queue, mid), had),
+                         (again[:3], again.delivered))
+        self.store.done([again])
+        self.assertIsNone(self.store.next_due())
+        # Posted again (a new message): nothing recorded for it.
+        (other,) = self.messages.post(queue, [{'ttl': 600, 'body': 2}],
+                                      CLIENT, project)
+        (fresh,) = self.store.take(now + 62, 10, 30)
+        self.assertEqual((other, frozenset()),
+                         (fresh.message_id, fresh.delivered))
+
     def test_failed_pushes_are_kept_listed_and_forgotten(self):
         now = timeutils.utcnow_ts()
         first = dict(zip(pending.FAILED_FIELDS, (

@@ -9,6 +9,8 @@
   zaqar-delay-manage --config-file /etc/zaqar/zaqar.conf \\
       export --project P [--queue Q] [--output F] [--with-body]
   zaqar-delay-manage --config-file /etc/zaqar/zaqar.conf \\
+      pushes pending [--limit N]
+  zaqar-delay-manage --config-file /etc/zaqar/zaqar.conf \\
       pushes failed [--limit N]
   zaqar-delay-manage --config-file /etc/zaqar/zaqar.conf \\
       pushes resend [--key K ...] [--limit N]
@@ -18,9 +20,11 @@ config files, or ``--uri`` (``--database`` and ``--partitions`` for
 MongoDB; Swift also needs the config file's Keystone settings).
 ``export`` reads the config files' ``message_store`` (any redis, mongodb
 or swift driver, ours or upstream's) and writes JSON lines. ``pushes``
-reads the failed pushes of the config files' delay store (not pooled):
-``failed`` writes them as JSON lines, oldest first; ``resend`` sends
-each once more (all, or those of ``--key``) and writes the outcome.
+reads the pushes of the config files' delay store (not pooled):
+``pending`` writes the pending ones as JSON lines, earliest due first,
+each with the subscribers recorded as having it; ``failed`` writes the
+failed ones, oldest first; ``resend`` sends each failed one once more
+(all, or those of ``--key``) and writes the outcome.
 """
 
 import argparse
@@ -168,6 +172,12 @@ def _pushes(args, out):
         sys.stderr.write('zaqar-delay-manage pushes: give the zaqar.conf '
                          'of one pool\'s store (pooling = False)\n')
         return 2
+    if args.action == 'pending':
+        records = pusher.store.pending(args.limit)
+        for record in records:
+            out.write(jsonutils.dumps(record, sort_keys=True) + '\n')
+        sys.stderr.write('%d pending pushes\n' % len(records))
+        return 0
     records = pusher.store.failed(args.limit)
     if args.action == 'failed':
         for record in records:
@@ -225,9 +235,12 @@ def parser():
                      help='include message bodies')
     exp.set_defaults(func=_export)
     pushes = backends.add_parser(
-        'pushes', help='failed pushes: list them, send them again')
+        'pushes', help='pending and failed pushes: list them, send failed '
+        'ones again')
     push_actions = pushes.add_subparsers(dest='action', required=True)
-    for action, text in (('failed', 'list failed pushes (JSON lines)'),
+    for action, text in (('pending', 'list pending pushes, earliest due '
+                          'first (JSON lines)'),
+                         ('failed', 'list failed pushes (JSON lines)'),
                          ('resend', 'send failed pushes again, once')):
         sub = push_actions.add_parser(action, help=text)
         sub.add_argument('--limit', type=int, default=1000,

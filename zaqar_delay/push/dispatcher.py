@@ -1,9 +1,9 @@
 """The dispatcher: pushes what has come due, to each subscriber.
 
 It takes due pushes from a delay driver's store (``driver.push_store``:
-``take``, ``done``, ``next_due``) for ``[delay_push] lease`` seconds,
-reads their messages and the queue's subscriptions as they are then,
-and delivers each message to each subscriber on its own
+``take``, ``delivered``, ``done``, ``next_due``) for ``[delay_push]
+lease`` seconds, reads their messages and the queue's subscriptions as
+they are then, and delivers each message to each subscriber on its own
 (``slots.Delivery``): a webhook gets Zaqar's notification body (the
 message's ``id``, ``body``, ``ttl``, ``queue_name``, ``Message_Type``;
 the subscription's ``post_data`` and ``post_headers`` templates),
@@ -20,10 +20,14 @@ subscriber, last status, attempts, reason, time) for ``[delay_push]
 failed_retention`` seconds, where ``zaqar-delay-manage pushes failed``
 lists it and ``pushes resend`` sends it again. So a live dispatcher's
 lease never runs out under a push, and a subscriber
-that answered 2xx is not sent the message again. A dispatcher that dies
-leaves its pushes taken: each is taken again when its lease ends and
-sent to every subscriber, those that had it included (see
-``doc/source/push.rst``). See ``slots`` for the bounds on threads.
+that answered 2xx is not sent the message again. While other
+subscribers of a push are still retried, the subscribers that answered
+2xx are recorded in the store (``delivered``) by the next pass (within
+``poll_interval``). A dispatcher that dies leaves its pushes taken:
+each is taken again when its lease ends and sent to the subscribers not
+recorded, so a subscriber gets a message again only when the death came
+between its 2xx and the next pass (see ``doc/source/push.rst``). See
+``slots`` for the bounds on threads.
 """
 
 import collections
@@ -74,13 +78,17 @@ def webhook_request(subscription, queue, message):
 
 class _Outcome:
     """Counts a push's deliveries down; the push is done at zero. A
-    delivery that failed is given to ``failed`` first."""
+    delivery that failed is given to ``failed`` first; one that
+    delivered while others are still going is given to ``partial``
+    (so that the store can record it)."""
 
-    def __init__(self, push, count, done, failed):
+    def __init__(self, push, count, done, failed, partial):
         self.push = push
+        self.delivered = set(push.delivered)
         self._left = count
         self._done = done
         self._failed = failed
+        self._partial = partial
         self._lock = threading.Lock()
 
     def ended(self, delivery):
@@ -95,8 +103,17 @@ class _Outcome:
         with self._lock:
             self._left -= 1
             last = not self._left
+            if delivery.delivered:
+                self.delivered.add(delivery.subscriber)
         if last:
             self._done(self.push)
+        elif delivery.delivered:
+            self._partial(self)
+
+    def snapshot(self):
+        """The subscribers that answered 2xx so far."""
+        with self._lock:
+            return frozenset(self.delivered)
 
 
 class Dispatcher:
@@ -126,6 +143,7 @@ class Dispatcher:
         self.wake = threading.Event()
         self._poked = False
         self._finished = collections.deque()
+        self._partial = {}      # id(outcome) -> outcome, to record
         self._held = 0
         self._lock = threading.Lock()
 
@@ -165,10 +183,24 @@ class Dispatcher:
         return len(taken)
 
     def flush(self):
-        """Tell the store which pushes are done."""
+        """Tell the store which pushes are done, and which subscribers
+        answered 2xx for the pushes that are not done yet."""
         made = []
         while self._finished:
             made.append(self._finished.popleft())
+        with self._lock:
+            partial, self._partial = self._partial, {}
+        finished = {id(push) for push in made}
+        records = [(outcome.push, outcome.snapshot())
+                   for outcome in partial.values()
+                   if id(outcome.push) not in finished]
+        if records:
+            try:
+                self.store.delivered(records)
+            except Exception:
+                LOG.exception('recording the subscribers of %d pushes '
+                              'failed (a dispatcher that takes them after '
+                              'this one may push them again)', len(records))
         if not made:
             return
         try:
@@ -212,6 +244,13 @@ class Dispatcher:
         self._finished.append(push)
         self.wake.set()
 
+    def _delivered_to_some(self, outcome):
+        # Recorded by the next pass (within ``poll_interval``), not at
+        # once: a pass per answer would cost a busy dispatcher a store
+        # request each.
+        with self._lock:
+            self._partial[id(outcome)] = outcome
+
     def subscribed(self, queue, project):
         """The queue's subscriptions now, and its retry policy."""
         found, marker = [], None
@@ -240,12 +279,14 @@ class Dispatcher:
             found, subscriptions = {}, []   # nothing to push to
         for push in pushes:
             message = found.get(push.message_id)
-            if message is None or not subscriptions:
+            left = [sub for sub in subscriptions
+                    if sub['subscriber'] not in push.delivered]
+            if message is None or not left:
                 self._finish(push)
                 continue
-            outcome = _Outcome(push, len(subscriptions), self._finish,
-                               self._record_failed)
-            for sub in subscriptions:
+            outcome = _Outcome(push, len(left), self._finish,
+                               self._record_failed, self._delivered_to_some)
+            for sub in left:
                 self.slots.start(slots.Delivery(
                     sub['subscriber'],
                     functools.partial(self.send, sub, queue, project,
@@ -271,7 +312,8 @@ class Dispatcher:
                                        timeout=self.timeout,
                                        light=self.light).status_code
         except requests.RequestException as exc:
-            LOG.info('push to %s: %s', url, exc)
+            # A delivery that fails for good is logged at WARNING.
+            LOG.debug('push to %s: %s', url, exc)
             status = None
         return policy.verdict(status), status
 

@@ -34,6 +34,16 @@ class MongoDispatcherDeathTest(delivery.DispatcherDeath, testtools.TestCase):
     store = 'mongodb.delay'
 
 
+class RedisDeathMidRetryTest(delivery.DispatcherDeathMidRetry,
+                             testtools.TestCase):
+    pass
+
+
+class MongoDeathMidRetryTest(delivery.DispatcherDeathMidRetry,
+                             testtools.TestCase):
+    store = 'mongodb.delay'
+
+
 class RedisPooledPushTest(delivery.InServerPushes, testtools.TestCase):
     pooled = True
 

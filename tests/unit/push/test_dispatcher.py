@@ -22,6 +22,11 @@ class Store:
         self.pending = dict(pending_pushes)
         self.done_handles = []
         self.failed = []
+        self.delivered_to = {}  # handle -> subscribers recorded
+
+    def delivered(self, records):
+        for push, subscribers in records:
+            self.delivered_to[push.handle] = subscribers
 
     def fail(self, record, retention):
         self.failed.append((record, retention))
@@ -32,12 +37,15 @@ class Store:
         taken = [h for _, h in due[:limit]]
         for handle in taken:
             self.pending[handle] = now + lease
-        return [pending.Push('p', *handle.split('/'), handle=handle)
+        return [pending.Push('p', *handle.split('/'), handle=handle,
+                             delivered=self.delivered_to.get(handle,
+                                                             frozenset()))
                 for handle in taken]
 
     def done(self, pushes):
         for p in pushes:
             self.pending.pop(p.handle, None)
+            self.delivered_to.pop(p.handle, None)
             self.done_handles.append(p.handle)
 
     def next_due(self):
@@ -225,6 +233,51 @@ class DispatcherTest(testtools.TestCase):
         self.settle(made, 2)                # after its 1 s retry
         self.assertEqual(2, len(made.store.done_handles))
         self.assertEqual(2, len(healthy.got))
+
+    def test_subscribers_that_answered_are_recorded_while_others_retry(self):
+        healthy = self.hook()
+        failing = self.hook()
+        failing.status = 503
+        made = self.make({'q/a': 99}, 100, [failing.url, healthy.url],
+                         policy=dict(SHORT, minimum_delay=30,
+                                     maximum_delay=30), lease=300)
+        made.run_once()
+        self.assertEqual(1, healthy.wait_for(1, 10))
+        deadline = time.monotonic() + 10
+        while not made._partial and time.monotonic() < deadline:
+            time.sleep(0.01)
+        made.flush()    # the next pass: failing waits for its retry
+        self.assertEqual({'q/a': frozenset([healthy.url])},
+                         made.store.delivered_to)
+        self.assertEqual([], made.store.done_handles)
+
+    def test_a_push_taken_again_skips_the_subscribers_recorded(self):
+        # A dispatcher died after recording ``healthy``: the next one,
+        # once the lease ended, pushes to the others only.
+        healthy, other = self.hook(), self.hook()
+        made = self.make({'q/a': 99}, 100, [healthy.url, other.url])
+        made.store.delivered_to['q/a'] = frozenset([healthy.url])
+        made.run_once()
+        self.settle(made, 1)
+        self.assertEqual((0, 1), (len(healthy.got), len(other.got)))
+        self.assertEqual(['q/a'], made.store.done_handles)
+        self.assertEqual({}, made.store.delivered_to)
+
+    def test_a_push_every_subscriber_had_is_done_unpushed(self):
+        hook = self.hook()
+        made = self.make({'q/a': 99}, 100, [hook.url])
+        made.store.delivered_to['q/a'] = frozenset([hook.url])
+        made.run_once()
+        made.flush()
+        self.assertEqual(([], ['q/a']), (hook.got, made.store.done_handles))
+
+    def test_a_push_done_at_once_records_no_subscriber(self):
+        one, two = self.hook(), self.hook()
+        made = self.make({'q/a': 99}, 100, [one.url, two.url])
+        made.run_once()
+        self.settle(made, 1)
+        self.assertEqual(['q/a'], made.store.done_handles)
+        self.assertEqual({}, made.store.delivered_to)
 
     def test_retries_that_would_outlast_the_lease_are_not_made(self):
         dead = 'http://127.0.0.1:9/nobody-listens'

@@ -79,6 +79,8 @@ class DelayMessages:
     ``pa``    with zaqar-delay's notifier stage, the           ``pa``
               message's pending push: its due time, then a
               dispatcher's lease expiry; removed once pushed
+    ``pd``    the subscribers that answered 2xx for the push
+              while others are retried; removed with ``pa``
     ``c.b``   on a queue with ``_retry_backoff``, the wait of
               a claimed message when its claim gives it back:
               ``d`` becomes that time plus ``c.b``

@@ -5,7 +5,9 @@ the message controller's docstring), written with the message's state,
 so it goes when the message is deleted or expires. A dispatcher takes
 due ones with one guarded update each (``pa <= now`` becomes the lease
 expiry), so two dispatchers never take the same push while its lease
-lives.
+lives. ``pd`` lists the subscribers that answered 2xx for a push not
+yet done, so that a dispatcher taking it after another's lease ended
+skips them; ``done`` unsets both.
 
 Failed pushes (``pending.FAILED_FIELDS``) are documents of the
 ``zaqar_delay_failed_pushes`` collection of the first message database
@@ -24,7 +26,8 @@ FAILED = 'zaqar_delay_failed_pushes'
 
 
 class Pushes:
-    """What a dispatcher needs of the store: take, done, next due."""
+    """What a dispatcher needs of the store: take, delivered, done,
+    next due."""
 
     def __init__(self, driver):
         self.driver = driver
@@ -54,7 +57,7 @@ class Pushes:
             while len(taken) < limit:
                 doc = collection.find_one_and_update(
                     due.filter, {'$set': {'pa': now + lease}},
-                    sort=due.sort, projection={'p_q': 1})
+                    sort=due.sort, projection={'p_q': 1, 'pd': 1})
                 if doc is None:
                     break
                 # ``<project>/<queue>``: a project id may contain '/',
@@ -62,8 +65,20 @@ class Pushes:
                 project, queue = doc['p_q'].rsplit('/', 1)
                 taken.append(pending.Push(
                     project or None, queue, str(doc['_id']),
-                    (collection, doc['_id'], now + lease)))
+                    (collection, doc['_id'], now + lease),
+                    frozenset(doc.get('pd') or ())))
         return taken
+
+    @utils.raises_conn_error
+    @utils.retries_on_autoreconnect
+    def delivered(self, records):
+        """Record, for each ``(push, subscribers)``, the subscribers
+        that answered 2xx for a push not done yet, while its lease
+        holds: one update each."""
+        for push, subscribers in records:
+            collection, oid, lease_expires = push.handle
+            collection.update_one({'_id': oid, 'pa': lease_expires},
+                                  {'$set': {'pd': sorted(subscribers)}})
 
     @utils.raises_conn_error
     @utils.retries_on_autoreconnect
@@ -72,7 +87,7 @@ class Pushes:
         for done in pushes:
             collection, oid, lease_expires = done.handle
             collection.update_one({'_id': oid, 'pa': lease_expires},
-                                  {'$unset': {'pa': ''}})
+                                  {'$unset': {'pa': '', 'pd': ''}})
 
     @utils.raises_conn_error
     @utils.retries_on_autoreconnect
@@ -83,6 +98,23 @@ class Pushes:
                  for doc in queries.find(collection, first, limit=1,
                                          projection={'pa': 1})]
         return min(found, default=None)
+
+    @utils.raises_conn_error
+    @utils.retries_on_autoreconnect
+    def pending(self, limit):
+        """Up to ``limit`` pending pushes, earliest due first, as
+        ``pending.listed`` records: one indexed read per database."""
+        first = queries.push_next()
+        found = []
+        for collection in self._collections():
+            for doc in queries.find(collection, first, limit=limit,
+                                    projection={'p_q': 1, 'pa': 1,
+                                                'pd': 1}):
+                project, queue = doc['p_q'].rsplit('/', 1)
+                found.append(pending.listed(pending.Push(
+                    project or None, queue, str(doc['_id']), None,
+                    frozenset(doc.get('pd') or ())), doc['pa']))
+        return sorted(found, key=lambda record: record['at'])[:limit]
 
     @utils.raises_conn_error
     @utils.retries_on_autoreconnect

@@ -36,6 +36,9 @@ RANK_COUNTER = 'rank_counter'       # upstream: next rank of the queue
 DEDUP = 'dedup.'                    # dedup.<digest> -> message id
 # The store's pending pushes (one set for every queue): due time -> push.
 PUSHES = 'zaqar_delay.pushes'
+# Pushes some subscribers answered 2xx for while others were retried:
+# push -> those subscribers (``pending.join_subscribers``).
+PUSHES_DELIVERED = 'zaqar_delay.pushes.delivered'
 # Failed pushes: record key -> JSON record, and record key -> when failed.
 FAILED_PUSHES = 'zaqar_delay.pushes.failed'
 FAILED_PUSHES_AT = 'zaqar_delay.pushes.failed_at'

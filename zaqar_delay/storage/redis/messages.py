@@ -53,7 +53,10 @@ class MessageController(upstream_messages.MessageController):
     each message's ``<id>/<queue>/<project>`` scored by its due time,
     written by the post script. A dispatcher takes the due ones
     (``push_take.lua``), rescoring them at its lease expiry, and removes
-    each once pushed (``pushes.Pushes``).
+    each once pushed (``pushes.Pushes``). The hash
+    ``zaqar_delay.pushes.delivered`` maps a push not yet done to the
+    subscribers that answered 2xx for it (line feeds between), written
+    while others are retried and removed with the push.
 
     A claim takes the lowest ranks of ``ready``; a default list page is a
     range of ``ready`` after the marker rank; with ``include_claimed`` or

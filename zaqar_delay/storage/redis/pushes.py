@@ -2,7 +2,11 @@
 
 One sorted set per store, ``zaqar_delay.pushes`` (see the message
 controller's docstring): each message's push, scored by its due time,
-written by the post script when pushes are on. Failed pushes
+written by the post script when pushes are on. A hash
+``zaqar_delay.pushes.delivered`` (push -> subscribers, line feeds
+between) holds the subscribers that answered 2xx for a push not yet
+done, so that a dispatcher taking it after another's lease ended skips
+them; ``done`` removes the push from both. Failed pushes
 (``pending.FAILED_FIELDS``): a hash ``zaqar_delay.pushes.failed``
 (record key -> JSON) and a sorted set ``zaqar_delay.pushes.failed_at``
 (record key -> when it failed), trimmed of records older than the
@@ -17,7 +21,8 @@ from zaqar_delay.storage.redis import keys
 
 
 class Pushes:
-    """What a dispatcher needs of the store: take, done, next due."""
+    """What a dispatcher needs of the store: take, delivered, done,
+    next due."""
 
     def __init__(self, driver):
         self.driver = driver    # read by upstream's retry decorators
@@ -27,21 +32,41 @@ class Pushes:
     @utils.raises_conn_error
     @utils.retries_on_connection_error
     def take(self, now, limit, lease):
-        """Up to ``limit`` due pushes, held for ``lease`` seconds."""
-        taken = self._take(keys=[keys.PUSHES], args=[now, limit, now + lease])
+        """Up to ``limit`` due pushes, held for ``lease`` seconds, with
+        the subscribers recorded as delivered to: one script call."""
+        taken, delivered = self._take(keys=[keys.PUSHES,
+                                            keys.PUSHES_DELIVERED],
+                                      args=[now, limit, now + lease])
         found = []
-        for member in taken:
+        for member, subscribers in zip(taken, delivered):
             member = member.decode() if isinstance(member, bytes) else member
             message_id, queue, project = pending.parse(member)
-            found.append(pending.Push(project, queue, message_id, member))
+            found.append(pending.Push(
+                project, queue, message_id, member,
+                pending.split_subscribers(subscribers)))
         return found
 
     @utils.raises_conn_error
     @utils.retries_on_connection_error
+    def delivered(self, records):
+        """Record, for each ``(push, subscribers)``, the subscribers
+        that answered 2xx for a push not done yet: one request."""
+        if records:
+            self._client.hset(keys.PUSHES_DELIVERED, mapping={
+                push.handle: pending.join_subscribers(subscribers)
+                for push, subscribers in records})
+
+    @utils.raises_conn_error
+    @utils.retries_on_connection_error
     def done(self, pushes):
-        """Forget pushes that were made (or whose message is gone)."""
+        """Forget pushes that were made (or whose message is gone), and
+        their subscribers delivered to: one round trip."""
         if pushes:
-            self._client.zrem(keys.PUSHES, *[p.handle for p in pushes])
+            handles = [p.handle for p in pushes]
+            with self._client.pipeline() as pipe:
+                pipe.zrem(keys.PUSHES, *handles)
+                pipe.hdel(keys.PUSHES_DELIVERED, *handles)
+                pipe.execute()
 
     @utils.raises_conn_error
     @utils.retries_on_connection_error
@@ -49,6 +74,26 @@ class Pushes:
         """The earliest due time (or lease expiry) pending, or None."""
         first = self._client.zrange(keys.PUSHES, 0, 0, withscores=True)
         return first[0][1] if first else None
+
+    @utils.raises_conn_error
+    @utils.retries_on_connection_error
+    def pending(self, limit):
+        """Up to ``limit`` pending pushes, earliest due first, as
+        ``pending.listed`` records: one round trip."""
+        first = self._client.zrange(keys.PUSHES, 0, limit - 1,
+                                    withscores=True)
+        if not first:
+            return []
+        delivered = self._client.hmget(keys.PUSHES_DELIVERED,
+                                       [member for member, _ in first])
+        found = []
+        for (member, at), subscribers in zip(first, delivered):
+            member = member.decode() if isinstance(member, bytes) else member
+            message_id, queue, project = pending.parse(member)
+            found.append(pending.listed(pending.Push(
+                project, queue, message_id, member,
+                pending.split_subscribers(subscribers)), int(at)))
+        return found
 
     def count(self):
         return self._client.zcard(keys.PUSHES)

@@ -16,6 +16,13 @@ its write and leaves it. A death between the write and the delete
 leaves the entry twice; both are pushed (at least once). ``done``
 deletes the moved entry and the lease, if the lease is still its own.
 
+``zaqar_delay_push_delivered`` holds, for a push some subscribers
+answered 2xx for while others were retried, an object named like its
+lease whose content is those subscribers (line feeds between), expiring
+with the message: a dispatcher that takes the push after another's
+lease ended reads it (one request per push taken) and skips them.
+``done`` deletes it where one was read or written.
+
 Failed pushes (``pending.FAILED_FIELDS``): one JSON object each in
 ``zaqar_delay_push_failed``, named ``<when failed>.<record key>``
 (listed oldest first), expiring after the retention.
@@ -35,6 +42,7 @@ from zaqar_delay.storage.swift import responses
 
 PENDING = 'zaqar_delay_pushes'
 LEASES = 'zaqar_delay_push_leases'
+DELIVERED = 'zaqar_delay_push_delivered'
 FAILED = 'zaqar_delay_push_failed'
 WORKERS = 8     # pushes a take handles at once (Swift requests in flight)
 
@@ -50,16 +58,18 @@ def _put(client, entry, expires):
 
 
 class Pushes:
-    """What a dispatcher needs of the store: take, done, next due."""
+    """What a dispatcher needs of the store: take, delivered, done,
+    next due."""
 
     def __init__(self, driver):
         self.driver = driver
         self._client = driver.connection
+        self._recorded = set()      # leases this one wrote delivered for
 
     def take(self, now, limit, lease):
-        """Up to ``limit`` due pushes, held for ``lease`` seconds: one
-        listing, then four requests per push taken, ``WORKERS`` pushes at
-        a time."""
+        """Up to ``limit`` due pushes, held for ``lease`` seconds, with
+        the subscribers recorded as delivered to: one listing, then five
+        requests per push taken, ``WORKERS`` pushes at a time."""
         taker = uuid.uuid4().hex
         entries = self._names(idx.until(now), limit)
         with futures.ThreadPoolExecutor(min(WORKERS, len(entries) or 1)) \
@@ -81,7 +91,25 @@ class Pushes:
             locks.release(self._client, LEASES, held, until)
             return None
         message_id, queue, project = pending.parse(held)
-        return pending.Push(project, queue, message_id, (moved, held, until))
+        return pending.Push(project, queue, message_id, (moved, held, until),
+                            self._delivered(held))
+
+    def _delivered(self, held):
+        """The subscribers recorded for a push (one request)."""
+        with responses.tolerating(responses.NOT_FOUND):
+            return pending.split_subscribers(
+                self._client.get_object(DELIVERED, held)[1])
+        return frozenset()
+
+    def delivered(self, records):
+        """Record, for each ``(push, subscribers)``, the subscribers
+        that answered 2xx for a push not done yet: one request each."""
+        for push, subscribers in records:
+            moved, held, _ = push.handle
+            expires = idx.untimed(moved)[1]
+            objects.put(self._client, DELIVERED, held,
+                        pending.join_subscribers(subscribers), expires)
+            self._recorded.add(held)
 
     def done(self, pushes):
         """Forget pushes that were made: their lease only if it is still
@@ -89,6 +117,10 @@ class Pushes:
         for made in pushes:
             moved, held, until = made.handle
             self._delete(moved)
+            if made.delivered or held in self._recorded:
+                self._recorded.discard(held)
+                with responses.tolerating(responses.NOT_FOUND):
+                    self._client.delete_object(DELIVERED, held)
             locks.release(self._client, LEASES, held, until)
 
     def next_due(self):
@@ -96,6 +128,18 @@ class Pushes:
         for entry in self._names(None, 1):
             return idx.untimed(entry)[0]
         return None
+
+    def pending(self, limit):
+        """Up to ``limit`` pending pushes, earliest due first, as
+        ``pending.listed`` records: one listing, one request each."""
+        found = []
+        for entry in self._names(None, limit):
+            at, _, held = idx.untimed(entry)
+            message_id, queue, project = pending.parse(held)
+            found.append(pending.listed(pending.Push(
+                project, queue, message_id, entry, self._delivered(held)),
+                at))
+        return found
 
     def fail(self, record, retention):
         """Keep a failed push's record for ``retention`` seconds."""

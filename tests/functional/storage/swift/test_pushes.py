@@ -113,6 +113,14 @@ class SwiftDispatcherDeathTest(delivery.DispatcherDeath,
         return _swift()
 
 
+class SwiftDeathMidRetryTest(delivery.DispatcherDeathMidRetry,
+                             testtools.TestCase):
+    store = 'swift.delay'
+
+    def stack_options(self):
+        return _swift()
+
+
 class SwiftPooledPushTest(delivery.InServerPushes, testtools.TestCase):
     store = 'swift.delay'
     pooled = True
