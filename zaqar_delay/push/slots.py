@@ -4,8 +4,11 @@
 subscriber) on at most ``workers`` threads, at most ``per_subscriber``
 of them for one subscriber URL at a time; a delivery waiting for a
 retry holds no thread (one timer thread keeps the retries). A
-subscriber that hangs or fails holds only its own slots; the
-bookkeeping of a subscriber with nothing in flight is dropped.
+subscriber that hangs or fails holds only its own slots, and while its
+last attempt failed it has ``FAILING_SLOTS`` of them (its attempts are
+all made, one after the other, and cost the others less); its next 2xx
+gives it back ``per_subscriber``. The bookkeeping of a subscriber with
+nothing in flight is dropped.
 """
 
 import collections
@@ -20,6 +23,8 @@ from oslo_log import log as logging
 from zaqar_delay.push import policy
 
 LOG = logging.getLogger(__name__)
+
+FAILING_SLOTS = 1   # attempts in flight to a subscriber that is failing
 
 
 class Delivery:
@@ -82,6 +87,7 @@ class Slots:
         self._lock = threading.Condition()
         self._busy = {}         # subscriber -> attempts in flight
         self._queued = {}       # subscriber -> deque of deliveries
+        self._failing = set()   # subscribers whose last attempt failed
         self._retries = []      # heap of (when, serial, delivery)
         self._serial = itertools.count()
         self._timer = None
@@ -97,10 +103,15 @@ class Slots:
         with self._lock:
             return len(set(self._busy) | set(self._queued))
 
+    def _limit(self, key):
+        # Called with the lock held.
+        return (FAILING_SLOTS if key in self._failing
+                else self._per_subscriber)
+
     def _ready(self, delivery):
         # Called with the lock held.
         key = delivery.subscriber
-        if self._busy.get(key, 0) < self._per_subscriber:
+        if self._busy.get(key, 0) < self._limit(key):
             self._busy[key] = self._busy.get(key, 0) + 1
             self._pool.submit(self._run, delivery)
         else:
@@ -115,15 +126,21 @@ class Slots:
             wait = None
         with self._lock:
             key = delivery.subscriber
+            if delivery.delivered:
+                self._failing.discard(key)
+            elif delivery.attempts:
+                self._failing.add(key)
+            self._busy[key] -= 1
             queued = self._queued.get(key)
-            if queued:
+            while queued and self._busy[key] < self._limit(key):
+                self._busy[key] += 1
                 self._pool.submit(self._run, queued.popleft())
-                if not queued:
-                    del self._queued[key]
-            else:
-                self._busy[key] -= 1
-                if not self._busy[key]:
-                    del self._busy[key]
+            if not queued:
+                self._queued.pop(key, None)
+            if not self._busy[key]:
+                del self._busy[key]
+                if key not in self._queued:
+                    self._failing.discard(key)
             if wait is not None:
                 heapq.heappush(self._retries, (self._clock() + wait,
                                                next(self._serial), delivery))

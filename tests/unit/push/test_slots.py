@@ -79,3 +79,40 @@ class SlotsTest(testtools.TestCase):
                           refused.reason))
         self.assertEqual((1, 'no retry left within the lease'),
                          (late.attempts, late.reason))
+
+    def test_a_failing_subscriber_gets_one_slot_until_it_answers(self):
+        lock = threading.Lock()
+        inflight = [0]
+        started = []    # attempts in flight when each began, itself too
+
+        def send(answer):
+            with lock:
+                inflight[0] += 1
+                started.append(inflight[0])
+            time.sleep(0.02)
+            with lock:
+                inflight[0] -= 1
+            return answer
+
+        runner = slots.Slots(workers=8, per_subscriber=5)
+        refused = [self.delivery('a', lambda: send((policy.FAILED, 404)))
+                   for _ in range(20)]
+        for made in refused:
+            runner.start(made)
+        for made in refused:
+            self.assertTrue(made.finished.wait(10))
+        # Five began before any had failed; then one at a time.
+        self.assertEqual([1] * 15, started[5:])
+        # An answer gives the subscriber its five slots back: one that
+        # fails at once, then ten that answer (the first of those ends
+        # its failing while the others wait for a slot).
+        del started[:]
+        runner = slots.Slots(workers=8, per_subscriber=5)
+        first = self.delivery('a', lambda: (policy.FAILED, 404))
+        fine = [self.delivery('a', lambda: send((policy.DONE, 204)))
+                for _ in range(30)]
+        for made in [first] + fine:
+            runner.start(made)
+        for made in fine:
+            self.assertTrue(made.finished.wait(10))
+        self.assertEqual(5, max(started[-10:]))
