@@ -77,12 +77,14 @@ def _redis(args):
     uri = args.uri or _settings(args, redis_opts).uri
     client = redis_driver.client(common.plain_uri(uri, 'redis'))
     scripts = scripting.Scripts(client)
-    return _per_queue(
-        redis_migrate.queues(client),
-        lambda queue, project: redis_migrate.reindex(
-            scripts, queue, project, args.batch, args.dry_run),
-        lambda queue, project: '%d index entries' % redis_migrate.drop_index(
-            client, queue, project, args.dry_run))
+    # Named by ``<project>.<queue>``, upstream's key prefix: with dots in
+    # both, the split is not known.
+    scopes = list(redis_migrate.scopes(client))
+    return (((scope, redis_migrate.reindex(scripts, scope, args.batch,
+                                           args.dry_run))
+             for scope in scopes),
+            ((scope, '%d index entries' % redis_migrate.drop_index(
+                client, scope, args.dry_run)) for scope in scopes))
 
 
 def _mongodb(args):

@@ -52,6 +52,19 @@ def index(queue, project):
                    for suffix in SUFFIXES))
 
 
+def scoped_index(scope):
+    """The index keys of the queue whose keys start ``<scope>.``
+    (``<project>.<queue>``, as upstream's message set names it): the
+    same keys as ``index``, without splitting the scope, which dots in
+    queue names and project ids make ambiguous."""
+    return Index(*('%s.%s' % (scope, suffix) for suffix in SUFFIXES))
+
+
+def scope_of(messages_key):
+    """The ``<project>.<queue>`` scope of upstream's message set key."""
+    return messages_key[:-len(MESSAGES) - 1]
+
+
 def dedup(queue, project, digest):
     """A dedup key: the id of the message holding a key value (with the
     dedup window as the key's expiry)."""

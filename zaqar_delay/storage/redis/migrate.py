@@ -14,14 +14,16 @@ background). Run it after every zaqar-server uses ``redis``.
 from oslo_utils import encodeutils
 from oslo_utils import timeutils
 from zaqar.storage.redis import messages as upstream_messages
-from zaqar.storage.redis import utils
 
 from zaqar_delay.storage import common
 from zaqar_delay.storage.redis import keys
 
 
-def queues(client, batch=1000):
-    """Yield (queue, project) for every queue that has a message set."""
+def scopes(client, batch=1000):
+    """Yield the ``<project>.<queue>`` scope of every queue that has a
+    message set. The scope is not split: with dots in queue names and
+    project ids, where one ends is not known (nor needed: every key of
+    the queue is ``<scope>.<suffix>``)."""
     start = 0
     while True:
         names = client.zrange(upstream_messages.MSGSET_INDEX_KEY, start,
@@ -30,15 +32,16 @@ def queues(client, batch=1000):
             return
         start += len(names)
         for name in names:
-            yield utils.descope_message_ids_set(encodeutils.safe_decode(name))
+            yield keys.scope_of(encodeutils.safe_decode(name))
 
 
-def reindex(scripts, queue, project, batch=1000, dry_run=False):
-    """Index one queue; yield the Counts of each batch as it is done."""
+def reindex(scripts, scope, batch=1000, dry_run=False):
+    """Index one queue (by its scope, see ``scopes``); yield the Counts
+    of each batch as it is done."""
     after = 0
     while True:
         reply = scripts['reindex'](
-            keys=list(keys.index(queue, project)),
+            keys=list(keys.scoped_index(scope)),
             args=[timeutils.utcnow_ts(), after, batch, int(not dry_run)])
         last = encodeutils.safe_decode(reply[0])
         if not last:
@@ -47,9 +50,10 @@ def reindex(scripts, queue, project, batch=1000, dry_run=False):
         yield common.Counts(*(int(n) for n in reply[1:]))
 
 
-def drop_index(client, queue, project, dry_run=False):
-    """Drop one queue's index sets; return how many index entries."""
-    own = keys.index(queue, project).own()
+def drop_index(client, scope, dry_run=False):
+    """Drop one queue's index sets (by its scope, see ``scopes``);
+    return how many index entries."""
+    own = keys.scoped_index(scope).own()
     with client.pipeline() as pipe:
         for key in own:
             pipe.zcard(key)

@@ -16,6 +16,8 @@ CLIENT = str(uuid.uuid4())
 
 
 class MigrateTest(redis_store.DelayTestBase):
+    queue = 'q'
+    project = PROJECT
 
     def setUp(self):
         super().setUp()
@@ -24,7 +26,7 @@ class MigrateTest(redis_store.DelayTestBase):
         self.upstream = upstream_driver.DataDriver(self.conf,
                                                    self.control.cache,
                                                    self.control)
-        self.queues.create('q', project=PROJECT)
+        self.queues.create(self.queue, project=self.project)
 
     def manage(self, *argv):
         out = io.StringIO()
@@ -35,19 +37,24 @@ class MigrateTest(redis_store.DelayTestBase):
 
     def claim(self, driver, limit):
         _, msgs = driver.claim_controller.create(
-            'q', {'ttl': 600, 'grace': 60}, PROJECT, limit=limit)
+            self.queue, {'ttl': 600, 'grace': 60}, self.project, limit=limit)
         return [m['id'] for m in msgs]
 
     def index_size(self):
-        return sum(self.redis.zcard(k) for k in keys.index('q', PROJECT).own())
+        return sum(self.redis.zcard(k)
+                   for k in keys.index(self.queue, self.project).own())
 
     def test_from_redis_to_redis_delay(self):
         msgs = self.upstream.message_controller
-        ready = msgs.post('q', [{'ttl': 3600, 'body': 1}], CLIENT, PROJECT)
-        waiting = msgs.post('q', [{'ttl': 3600, 'body': 2, 'delay': 300}],
-                            CLIENT, PROJECT)
-        held = msgs.post('q', [{'ttl': 3600, 'body': 3}], CLIENT, PROJECT)
-        no_due = msgs.post('q', [{'ttl': 3600, 'body': 4}], CLIENT, PROJECT)
+
+        def post(body, **more):
+            return msgs.post(self.queue, [dict(ttl=3600, body=body, **more)],
+                             CLIENT, self.project)
+
+        ready = post(1)
+        waiting = post(2, delay=300)
+        held = post(3)
+        no_due = post(4)
         self.redis.hdel(no_due[0], 'd')
         self.redis.hset(ready[0], 'c.e', 0)
         self.assertEqual([ready[0]], self.claim(self.upstream, 1))
@@ -72,10 +79,12 @@ class MigrateTest(redis_store.DelayTestBase):
 
     def test_from_redis_delay_to_redis(self):
         msgs = self.driver.message_controller
-        ids = msgs.post('q', [{'ttl': 3600, 'body': n} for n in range(3)],
-                        CLIENT, PROJECT)
-        waiting = msgs.post('q', [{'ttl': 3600, 'body': 3, 'delay': 300}],
-                            CLIENT, PROJECT)
+        ids = msgs.post(self.queue,
+                        [{'ttl': 3600, 'body': n} for n in range(3)],
+                        CLIENT, self.project)
+        waiting = msgs.post(self.queue,
+                            [{'ttl': 3600, 'body': 3, 'delay': 300}],
+                            CLIENT, self.project)
         self.assertEqual(ids[:1], self.claim(self.driver, 1))
 
         report = self.manage('--to', 'redis')
@@ -86,8 +95,15 @@ class MigrateTest(redis_store.DelayTestBase):
         # (upstream's list with include_claimed and no marker fails on
         # redis-py >= 3, so bulk_get shows what upstream reads)
         found = self.upstream.message_controller.bulk_get(
-            'q', ids + waiting, PROJECT)
+            self.queue, ids + waiting, self.project)
         self.assertEqual(ids + waiting, [m['id'] for m in found])
         self.assertEqual(1, up.queue_controller.stats(
-            'q', PROJECT)['messages']['claimed'])
+            self.queue, self.project)['messages']['claimed'])
         self.assertEqual([ids[1]], self.claim(self.upstream, 1))
+
+
+class DottedNamesMigrateTest(MigrateTest):
+    """Dots in both: upstream's key prefix cannot be split, and need not
+    be (``keys.scoped_index``)."""
+    queue = 'orders.eu'
+    project = 'tenant.a/b:c'
