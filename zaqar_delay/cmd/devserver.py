@@ -192,7 +192,7 @@ class Stack:
             'DEFAULT': {'pooling': 'False', 'unreliable': 'True'},
             'drivers': {'transport': transport,
                         'message_store': self.store,
-                        'management_store': 'redis'},
+                        'management_store': 'redis.delay'},
             'drivers:transport:' + transport: {'bind': '127.0.0.1',
                                                'port': port},
             'drivers:message_store:' + backend: store,
