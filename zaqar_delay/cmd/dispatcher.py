@@ -8,7 +8,10 @@ and pushes its due pushes until stopped (Ctrl-C or SIGTERM), or one
 batch with ``--once`` (it waits until each of that batch's pushes is
 done). Run any number, on any hosts; see
 ``zaqar_delay.push.dispatcher``. With ``pooling = True`` it pushes for
-every pool that keeps pending pushes (``zaqar_delay.push.pools``).
+every pool that keeps pending pushes (``zaqar_delay.push.pools``). A
+store it cannot reach when it starts (a redis primary being failed
+over, a server still starting) is tried again, after 1, 2, 4... up to
+``LOAD_WAIT_MAX`` seconds, until it loads or the command is stopped.
 """
 
 import os
@@ -19,11 +22,15 @@ import threading
 from oslo_config import cfg
 from oslo_log import log as logging
 from zaqar import bootstrap
+from zaqar.common import errors
 from zaqar.storage import utils as storage_utils
 
 from zaqar_delay import opts
 from zaqar_delay.push import dispatcher
 from zaqar_delay.push import pools
+
+LOG = logging.getLogger(__name__)
+LOAD_WAIT_MAX = 30  # seconds between two tries to load the store
 
 
 def build(conf):
@@ -42,6 +49,21 @@ def build(conf):
     return dispatcher.Dispatcher(data, boot.control.queue_controller, conf)
 
 
+def _built(conf, stop):
+    """``build(conf)``, tried again while the store cannot be reached;
+    None if ``stop`` is set first."""
+    wait = 1
+    while True:
+        try:
+            return build(conf)
+        except errors.InvalidDriver as exc:
+            LOG.warning('the message store cannot be loaded (%s): trying '
+                        'again in %d s', exc, wait)
+        if stop.wait(wait):
+            return None
+        wait = min(2 * wait, LOAD_WAIT_MAX)
+
+
 def main(argv=None):
     conf = cfg.ConfigOpts()
     logging.register_options(conf)
@@ -51,8 +73,8 @@ def main(argv=None):
     conf(args=sys.argv[1:] if argv is None else argv, project='zaqar',
          prog='zaqar-delay-dispatcher')
     logging.setup(conf, 'zaqar-delay-dispatcher')
-    pusher = build(conf)
     if conf.once:
+        pusher = build(conf)
         taken = pusher.run_once()
         # Every subscriber's delivery ends within the lease.
         left = pusher.drain(conf.delay_push.lease)
@@ -62,6 +84,9 @@ def main(argv=None):
     stop = threading.Event()
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, lambda *_: stop.set())
+    pusher = _built(conf, stop)
+    if pusher is None:
+        return 0
     pusher.run(stop)
     # Deliveries still waiting for a slot or a retry are left: their
     # pushes are still leased, and taken again when the lease ends.

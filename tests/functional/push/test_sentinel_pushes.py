@@ -1,7 +1,8 @@
 """Pushes across a Sentinel failover: a zaqar-server with the notifier
-stage and its dispatcher thread, ``redis.delay`` on a Sentinel URI
-with ``wait_replicas = 1``; the primary is killed while delayed
-messages wait for their pushes."""
+stage and its dispatcher thread (or two ``zaqar-delay-dispatcher``
+processes), ``redis.delay`` on a Sentinel URI with ``wait_replicas =
+1``; the primary is killed while delayed messages wait for their
+pushes."""
 
 import time
 
@@ -30,8 +31,12 @@ class SentinelPushTest(push_delivery.PushTest, testtools.TestCase):
                 opts.REDIS_GROUP: {'wait_replicas': 1,
                                    'wait_timeout_ms': 1000}}
 
+    def start_dispatchers(self):
+        """Dispatchers besides the server's own thread: none."""
+
     def test_acknowledged_posts_are_pushed_after_a_failover(self):
         self.subscribe()
+        self.start_dispatchers()
         primary = self.group.primary()
         replica = next(s for s in self.group.servers if s is not primary)
         # The subscription is upstream's write, not waited for.
@@ -60,3 +65,11 @@ class SentinelPushTest(push_delivery.PushTest, testtools.TestCase):
         print('pushes across a failover: %d, %d repeated, latest %.2f s '
               'after due, rejoined %.2f s' % (len(due), repeated, late,
                                               rejoined))
+
+
+class SentinelDispatcherProcessesPushTest(SentinelPushTest):
+    in_server = False
+
+    def start_dispatchers(self):
+        self.dispatcher()
+        self.dispatcher()

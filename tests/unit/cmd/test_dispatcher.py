@@ -1,0 +1,48 @@
+"""``zaqar-delay-dispatcher`` starting while its store is unreachable."""
+
+import threading
+from unittest import mock
+
+import testtools
+from zaqar.common import errors
+
+from zaqar_delay.cmd import dispatcher
+
+
+class LoadTest(testtools.TestCase):
+
+    def test_a_store_that_cannot_be_loaded_is_tried_again(self):
+        made = object()
+        tries = [errors.InvalidDriver('refused'),
+                 errors.InvalidDriver('refused'), made]
+        waits = []
+
+        class Stop(threading.Event):
+            def wait(self, timeout=None):
+                waits.append(timeout)
+                return False
+
+        def build(conf):
+            outcome = tries.pop(0)
+            if isinstance(outcome, Exception):
+                raise outcome
+            return outcome
+
+        with mock.patch.object(dispatcher, 'build', build):
+            self.assertIs(made, dispatcher._built(None, Stop()))
+        self.assertEqual([1, 2], waits)
+
+    def test_waits_grow_to_a_bound_and_stopping_ends_them(self):
+        waits = []
+
+        class Stop(threading.Event):
+            def wait(self, timeout=None):
+                waits.append(timeout)
+                return len(waits) == 8
+
+        def build(conf):
+            raise errors.InvalidDriver('refused')
+
+        with mock.patch.object(dispatcher, 'build', build):
+            self.assertIsNone(dispatcher._built(None, Stop()))
+        self.assertEqual([1, 2, 4, 8, 16, 30, 30, 30], waits)
