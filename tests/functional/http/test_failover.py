@@ -19,12 +19,15 @@ then allowed; a message early is not). Each run appends its numbers to
 import os
 import signal
 import time
+import uuid
 
+import requests
 import testtools
 from testtools import content
 
 from tests.common import outage
 from tests.fixtures import redis_sentinel
+from tests.fixtures import services
 from tests.fixtures import zaqar_server
 from zaqar_delay import opts
 from zaqar_delay.storage.redis import keys
@@ -41,17 +44,40 @@ class Failover(outage.OutageTests):
     # primary dies.
     lag = 0
 
+    pooled = False      # the group is the one pool of a pooled server
+
     def setUp(self):
         super().setUp()
         self.group = redis_sentinel.SentinelGroup(replicas=1, sentinels=3)
         self.addCleanup(self.group.stop)
-        self.stack = zaqar_server.ZaqarServer(options={
-            'drivers:message_store:redis': {
-                'uri': self.group.uri(dbid=0, socket_timeout=2),
-                'max_reconnect_attempts': 3, 'reconnect_sleep': 0.1},
-            opts.REDIS_GROUP: {'wait_replicas': self.wait_replicas,
-                               'wait_timeout_ms': 1000}}).start()
+        store = {'uri': self.group.uri(dbid=0, socket_timeout=2),
+                 'max_reconnect_attempts': 3, 'reconnect_sleep': 0.1}
+        waits = {'wait_replicas': self.wait_replicas,
+                 'wait_timeout_ms': 1000}
+        options = {'drivers:message_store:redis': store,
+                   opts.REDIS_GROUP: waits}
+        if self.pooled:
+            # The catalog is mongodb (Zaqar 23's redis management store
+            # cannot create a pool).
+            options.update({
+                'DEFAULT': {'pooling': True, 'admin_mode': True},
+                'drivers': {'management_store': 'mongodb'},
+                'drivers:management_store:mongodb': {
+                    'uri': services.mongo_server().url,
+                    'database': 'catalog_' + uuid.uuid4().hex[:8]}})
+        self.stack = zaqar_server.ZaqarServer(options=options).start()
         self.addCleanup(self.stack.cleanup)
+        if self.pooled:
+            reply = requests.put(
+                self.stack.url + '/v2/pools/sentinel', timeout=30,
+                headers={'Client-ID': str(uuid.uuid4()),
+                         'X-Project-ID': 'admin', 'X-Roles': 'admin'},
+                json={'uri': self.group.uri('redis.delay', dbid=0,
+                                            socket_timeout=2),
+                      'weight': 100,
+                      'options': dict(waits, max_reconnect_attempts=3,
+                                      reconnect_sleep=0.1)})
+            self.assertEqual(201, reply.status_code, reply.text)
         self.addOnException(lambda exc_info: self.addDetail(
             'zaqar.log', content.content_from_file(self.stack.log_path,
                                                    buffer_now=True)))
@@ -136,11 +162,13 @@ class Failover(outage.OutageTests):
 
     def report(self, stream, drained):
         t = self.times
-        line = ('wait_replicas=%d lag=%d posted=%d delivered=%d deleted=%d '
+        line = ('pooled=%d wait_replicas=%d lag=%d posted=%d delivered=%d '
+                'deleted=%d '
                 'drained=%d promoted_after=%.2fs rejoined_after=%.2fs '
                 'first_post_after=%.2fs client_errors=%d lost_posts=%d '
                 'deletes_back=%d second_claims=%d early=%d\n' % (
-                    self.wait_replicas, self.lag, len(stream.posted),
+                    self.pooled, self.wait_replicas, self.lag,
+                    len(stream.posted),
                     len(stream.delivered), len(stream.deleted), len(drained),
                     t['promoted'] - t['killed'], t['rejoined'] - t['killed'],
                     t['first_post'] - t['killed'], t['errors'], self.lost,
@@ -172,6 +200,21 @@ class NoWaitFailoverTest(Failover, testtools.TestCase):
     """Zaqar's acknowledgement (the primary's alone): losses counted."""
 
     wait_replicas = 0
+
+
+class PooledWaitReplicasFailoverTest(WaitReplicasFailoverTest):
+    """The same, the Sentinel group being the pool of a pooled
+    zaqar-server (its URI ``redis.delay://<sentinels>?master=...``,
+    ``wait_replicas`` in the pool's options)."""
+
+    pooled = True
+
+
+class PooledWaitReplicasLagFailoverTest(PooledWaitReplicasFailoverTest):
+    """The pooled one with the replica stopped before the kill: the
+    pool's ``wait_replicas`` refuses writes meanwhile."""
+
+    lag = 20
 
 
 class WaitReplicasLagFailoverTest(WaitReplicasFailoverTest):
