@@ -18,7 +18,6 @@ import sys
 import time
 import uuid
 
-import requests
 from zaqarclient.queues import client
 
 from tests.fixtures import receiver
@@ -63,14 +62,7 @@ class PushTest:
         options = _options(self.in_server, self.lease, **self.push_options)
         options.update(self.store_options())
         if self.pooled:
-            # Zaqar 23's redis management store cannot create a pool
-            # (TypeError in its pools controller): the catalog is mongodb.
-            options.update({
-                'DEFAULT': {'pooling': True, 'admin_mode': True},
-                'drivers': {'management_store': 'mongodb'},
-                'drivers:management_store:mongodb': {
-                    'uri': services.mongo_server().url,
-                    'database': 'catalog_' + uuid.uuid4().hex[:8]}})
+            options.update(zaqar_server.pooled_catalog())
         self.stack = zaqar_server.ZaqarServer(
             message_store=self.store, options=options,
             **self.stack_options()).start()
@@ -98,12 +90,9 @@ class PushTest:
         store = self.stack.sections('wsgi', self.stack.port)[
             'drivers:message_store:' + self.store.split('.')[0]]
         scheme, rest = store['uri'].split('://', 1)
-        body = {'uri': self.store + '://' + rest, 'weight': 100,
-                'options': {k: v for k, v in store.items() if k != 'uri'}}
-        reply = requests.put(self.stack.url + '/v2/pools/one', json=body,
-                             headers={'Client-ID': str(uuid.uuid4()),
-                                      'X-Project-ID': 'admin',
-                                      'X-Roles': 'admin'})
+        reply = zaqar_server.add_pool(
+            self.stack.url, 'one', self.store + '://' + rest,
+            {k: v for k, v in store.items() if k != 'uri'})
         self.assertEqual(201, reply.status_code, reply.text)
 
     def subscribe(self, url=None):

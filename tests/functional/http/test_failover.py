@@ -19,15 +19,12 @@ then allowed; a message early is not). Each run appends its numbers to
 import os
 import signal
 import time
-import uuid
 
-import requests
 import testtools
 from testtools import content
 
 from tests.common import outage
 from tests.fixtures import redis_sentinel
-from tests.fixtures import services
 from tests.fixtures import zaqar_server
 from zaqar_delay import opts
 from zaqar_delay.storage.redis import keys
@@ -57,26 +54,14 @@ class Failover(outage.OutageTests):
         options = {'drivers:message_store:redis': store,
                    opts.REDIS_GROUP: waits}
         if self.pooled:
-            # The catalog is mongodb (Zaqar 23's redis management store
-            # cannot create a pool).
-            options.update({
-                'DEFAULT': {'pooling': True, 'admin_mode': True},
-                'drivers': {'management_store': 'mongodb'},
-                'drivers:management_store:mongodb': {
-                    'uri': services.mongo_server().url,
-                    'database': 'catalog_' + uuid.uuid4().hex[:8]}})
+            options.update(zaqar_server.pooled_catalog())
         self.stack = zaqar_server.ZaqarServer(options=options).start()
         self.addCleanup(self.stack.cleanup)
         if self.pooled:
-            reply = requests.put(
-                self.stack.url + '/v2/pools/sentinel', timeout=30,
-                headers={'Client-ID': str(uuid.uuid4()),
-                         'X-Project-ID': 'admin', 'X-Roles': 'admin'},
-                json={'uri': self.group.uri('redis.delay', dbid=0,
-                                            socket_timeout=2),
-                      'weight': 100,
-                      'options': dict(waits, max_reconnect_attempts=3,
-                                      reconnect_sleep=0.1)})
+            reply = zaqar_server.add_pool(
+                self.stack.url, 'sentinel',
+                self.group.uri('redis.delay', dbid=0, socket_timeout=2),
+                dict(waits, max_reconnect_attempts=3, reconnect_sleep=0.1))
             self.assertEqual(201, reply.status_code, reply.text)
         self.addOnException(lambda exc_info: self.addDetail(
             'zaqar.log', content.content_from_file(self.stack.log_path,
