@@ -17,6 +17,7 @@ from zaqar_delay.storage.swift import deadletter
 from zaqar_delay.storage.swift import idtime
 from zaqar_delay.storage.swift import index as idx
 from zaqar_delay.storage.swift import locks
+from zaqar_delay.storage.swift import messages
 from zaqar_delay.storage.swift import objects
 from zaqar_delay.storage.swift import parallel
 from zaqar_delay.storage.swift import responses
@@ -24,7 +25,7 @@ from zaqar_delay.storage.swift import upstream
 
 # Ready names a claim reads at a time (x limit), and how long a process's
 # claims on a queue try shards at random after meeting another claim
-# (ClaimController._take_ready).
+# (``_take_ready`` below).
 SPREAD = 20
 CONTENDED_SECONDS = 10
 # How many queues a process remembers meeting contention on.
@@ -63,11 +64,9 @@ class ClaimController(upstream_claims.ClaimController):
         except errors.QueueDoesNotExist:
             return None, []
         ttl, grace = metadata['ttl'], metadata['grace']
-        now = timeutils.utcnow_ts()
+        index, now = msg_ctrl.ready_view(queue, project)
         expires = now + ttl
         claim_id = uuidutils.generate_uuid()
-        index = msg_ctrl._index(queue, project)
-        msg_ctrl._promote(index, now)
 
         taking = Taking(queue, project, index, claim_id, expires, grace,
                         meta, now, retry.of_queue(meta, self.driver.max_delay))
@@ -187,7 +186,7 @@ class ClaimController(upstream_claims.ClaimController):
             found = parallel.together(
                 lambda: index.unlease(shard, door),
                 lambda: parallel.each(
-                    lambda mid: self.driver.message_controller._found(
+                    lambda mid: self.driver.message_controller.found(
                         taking.queue, mid, taking.project), won))[1]
         taken = []
         for mid, one in zip(won, found):
@@ -240,8 +239,11 @@ class ClaimController(upstream_claims.ClaimController):
         for key in ('retry_backoff', 'delay_expires', 'checksum'):
             msg.pop(key, None)
 
-    def _claim(self, queue, claim_id, project):
-        """(expiry, ttl, message ids) of a live claim; raise if none."""
+    def live(self, queue, claim_id, project=None):
+        """(expiry, ttl, message ids) of claim ``claim_id`` while it lives
+        by Zaqar's clock; ClaimDoesNotExist when it has ended, or there
+        is no such claim. One GET of the claim object (none for an empty
+        ``claim_id``)."""
         if not claim_id:
             raise errors.ClaimDoesNotExist(claim_id, queue, project)
         headers = None
@@ -257,17 +259,17 @@ class ClaimController(upstream_claims.ClaimController):
         return expires, ttl, jsonutils.loads(body)
 
     def get(self, queue, claim_id, project=None):
-        expires, ttl, ids = self._claim(queue, claim_id, project)
+        expires, ttl, ids = self.live(queue, claim_id, project)
         msg_ctrl = self.driver.message_controller
         now = timeutils.utcnow_ts(True)
 
         def found():
             for mid in ids:
-                try:
-                    yield msg_ctrl._get(queue, mid, project,
-                                        check_queue=False)
-                except errors.MessageDoesNotExist:
-                    continue
+                one = msg_ctrl.found(queue, mid, project)
+                if one is not None:
+                    headers, body = one
+                    yield messages.basic(mid, body, headers,
+                                         timeutils.utcnow_ts(True))
 
         return {'id': claim_id, 'ttl': ttl,
                 'age': int(now - (expires - ttl))}, found()
@@ -279,18 +281,16 @@ class ClaimController(upstream_claims.ClaimController):
             held = index.holder(mid, now)
             if not held or held.holder != claim_id:
                 continue
-            try:
-                headers, body = msg_ctrl._find_message(queue, mid, project)
-            except errors.MessageDoesNotExist:
-                continue
-            yield mid, held, headers, body
+            found = msg_ctrl.found(queue, mid, project)
+            if found is not None:
+                yield (mid, held) + found
 
     def update(self, queue, claim_id, metadata, project=None):
         if not self._queue_ctrl.exists(queue, project):
             raise errors.QueueDoesNotExist(queue, project)
-        old, _, ids = self._claim(queue, claim_id, project)
+        old, _, ids = self.live(queue, claim_id, project)
         msg_ctrl = self.driver.message_controller
-        index = msg_ctrl._index(queue, project)
+        index = msg_ctrl.index(queue, project)
         now = timeutils.utcnow_ts()
         expires = now + metadata['ttl']
         held = [(mid, lock, headers, jsonutils.loads(body).get(
@@ -360,11 +360,11 @@ class ClaimController(upstream_claims.ClaimController):
 
     def delete(self, queue, claim_id, project=None):
         try:
-            expires, _, ids = self._claim(queue, claim_id, project)
+            expires, _, ids = self.live(queue, claim_id, project)
         except errors.ClaimDoesNotExist:
             return
         msg_ctrl = self.driver.message_controller
-        index = msg_ctrl._index(queue, project)
+        index = msg_ctrl.index(queue, project)
         now = timeutils.utcnow_ts()
         for mid, held, headers, body in self._held(queue, project, index,
                                                    claim_id, ids, now):

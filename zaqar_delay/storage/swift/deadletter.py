@@ -26,6 +26,6 @@ def move(client, messages, taking, policy, mid, msg, client_id):
         jsonutils.dumps(msg), now + ttl, content_type='application/json',
         headers={'x-object-meta-clientid': client_id})
     idx.Index(client, dlq, project).put(idx.READY, mid, now + ttl)
-    messages._delete(taking.queue, mid, project)
+    messages.delete_object(taking.queue, mid, project)
     taking.index.delete(idx.READY, mid)
     taking.index.delete(idx.LOCK, mid)

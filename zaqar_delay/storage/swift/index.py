@@ -28,7 +28,7 @@ KINDS = (READY, WAITING, DUE, CLAIM_EXPIRY, LOCK, DEDUP, LEASE)
 # The shards of the ids of other layouts (upstream's), by a hash.
 SHARDS = 16
 # A delete without a claim holds a message's lock under this prefix and
-# a uuid (``messages.MessageController._hold``).
+# a uuid (the message controller's ``delete``).
 DELETING = 'delete-'
 # Kinds of the earlier layout, which a queue's drop deletes too:
 # ``claimed`` had an entry per claimed message (now its lock counts).

@@ -110,19 +110,46 @@ class MessageController(upstream_messages.MessageController):
             self._client,
             lambda: self.driver.delay_conf.promote_batch_size)
 
-    def _index(self, queue, project):
+    # The queue helpers of swift.delay's other modules (claims, stages,
+    # deadletter): all they use of this controller.
+
+    def index(self, queue, project=None):
+        """The queue's index containers (``index.Index``); no request."""
         return idx.Index(self._client, queue, project)
 
-    def _promote(self, index, now):
-        """Make ready what has come due and what expired claims held
-        (``promotion.Promotion``)."""
+    def ready_view(self, queue, project=None):
+        """Make ready what came due and what ended claims held, then
+        return (the queue's ``index.Index``, now by Zaqar's clock in whole
+        seconds, read before promoting). Promotion
+        (``promotion.Promotion.promote``) lists ``due`` and
+        ``claim_expiry`` up to now at once (two requests) and moves at
+        most ``[delay] promote_batch_size`` entries of each; it makes no
+        request when another thread of this process is promoting the
+        queue, or when this process caught up on it in the same second."""
+        index = self.index(queue, project)
+        now = timeutils.utcnow_ts()
         self._promotion.promote(index, now)
+        return index, now
+
+    def found(self, queue, message_id, project=None):
+        """(headers, body) of a message object, its body the JSON
+        content as bytes; None when there is no such object. One GET."""
+        try:
+            return self._find_message(queue, message_id, project)
+        except errors.MessageDoesNotExist:
+            return None
+
+    def delete_object(self, queue, message_id, project=None):
+        """Delete a message's object alone (one DELETE; gone already is
+        fine): its index entries and its lock stay, for the caller to
+        delete, or to end with the message's expiry."""
+        self._delete(queue, message_id, project)
 
     def post(self, queue, messages, client_uuid, project=None):
         messages = list(messages)
         delays, dedups = common.post_terms(self.driver, self._queue_ctrl,
                                            queue, project, messages)
-        index = self._index(queue, project)
+        index = self.index(queue, project)
         now = timeutils.utcnow_ts()
         # Ids first, in order (they sort by posting time); then each
         # message's writes, several messages at once.
@@ -173,7 +200,7 @@ class MessageController(upstream_messages.MessageController):
         return mid
 
     def _live(self, queue, message_id, project):
-        return self._found(queue, message_id, project) is not None
+        return self.found(queue, message_id, project) is not None
 
     def _candidates(self, index, kinds, marker, want):
         # A message can have a ready entry and a lock (one that ended,
@@ -188,9 +215,7 @@ class MessageController(upstream_messages.MessageController):
              client_uuid=None, include_claimed=False, include_delayed=False):
         if not self._queue_ctrl.exists(queue, project):
             raise errors.QueueDoesNotExist(queue, project)
-        index = self._index(queue, project)
-        now = timeutils.utcnow_ts()
-        self._promote(index, now)
+        index, now = self.ready_view(queue, project)
         kinds = [idx.READY]
         if include_claimed:
             kinds.append(idx.LOCK)
@@ -243,7 +268,7 @@ class MessageController(upstream_messages.MessageController):
         ``held``, the Lock it had when read (None: no lock), live, only
         those of a claimed message; then ``ours``, the Lock the delete
         took (``_hold``), if any."""
-        index = self._index(queue, project)
+        index = self.index(queue, project)
         expires = int(headers['x-delete-at'])
         content = jsonutils.loads(msg)
         self._delete(queue, mid, project)
@@ -272,7 +297,7 @@ class MessageController(upstream_messages.MessageController):
         message goes first, its lock after: its claim's entry gives back
         a message that is still there and names the claim, and passes
         over one that is gone."""
-        index = self._index(queue, project)
+        index = self.index(queue, project)
         held = index.lock_of(mid)
         if (held is None or held.holder != claim
                 or held.expires <= timeutils.utcnow_ts()):
@@ -285,15 +310,9 @@ class MessageController(upstream_messages.MessageController):
         """(headers, content, Lock or None) of a message, read at once;
         None if there is no such message."""
         found, held = parallel.together(
-            lambda: self._found(queue, mid, project),
-            lambda: self._index(queue, project).lock_of(mid))
+            lambda: self.found(queue, mid, project),
+            lambda: self.index(queue, project).lock_of(mid))
         return None if found is None else found + (held,)
-
-    def _found(self, queue, mid, project):
-        try:
-            return self._find_message(queue, mid, project)
-        except errors.MessageDoesNotExist:
-            return None
 
     def _hold(self, queue, project, mid, now):
         """Take a message's lock for a delete without a claim: no claim
@@ -301,7 +320,7 @@ class MessageController(upstream_messages.MessageController):
         delete. The Lock, or None when a live claim holds the message."""
         holder = idx.DELETING + uuidutils.generate_uuid()
         expires = now + DELETE_HOLD
-        if self._index(queue, project).lock(mid, holder, expires, now):
+        if self.index(queue, project).lock(mid, holder, expires, now):
             return locks.Lock(holder, expires)
         return None
 
@@ -326,7 +345,7 @@ class MessageController(upstream_messages.MessageController):
         elif live is None or live.holder != claim:
             # A live claim, or ClaimDoesNotExist. (A live lock of the
             # claim shows it live: a lock ends with its claim.)
-            self.driver.claim_controller._claim(queue, claim, project)
+            self.driver.claim_controller.live(queue, claim, project)
             if not live:
                 raise errors.MessageNotClaimed(message_id)
             raise errors.MessageNotClaimedBy(message_id, claim)

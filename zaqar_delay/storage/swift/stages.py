@@ -4,7 +4,6 @@ Zaqar loads it from the ``zaqar_delay.storage.swift.driver.queue.stages``
 entry point, named after the driver's module.
 """
 
-from oslo_utils import timeutils
 from zaqar.storage import errors
 from zaqar.storage.swift import messages as upstream_messages
 
@@ -31,9 +30,7 @@ class MessageQueueHandler(upstream_messages.MessageQueueHandler):
         if not self._queue_ctrl.exists(name, project=project):
             raise errors.QueueDoesNotExist(name, project)
         ctrl = self._message_ctrl
-        index = ctrl._index(name, project)
-        now = timeutils.utcnow_ts()
-        ctrl._promote(index, now)
+        index, now = ctrl.ready_view(name, project)
         first_due = index.names(idx.DUE, limit=1)
         total = 0
         with responses.tolerating(responses.NOT_FOUND):

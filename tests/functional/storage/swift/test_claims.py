@@ -26,7 +26,7 @@ class SwiftClaimTakingTest(behaviour.Helpers, swift_store.DelayTestBase):
         super().setUp()
         self.swift = self.driver.connection
         self.ids = self.post(*[0] * 30)
-        self.index = self.messages._index(self.queue, PROJECT)
+        self.index = self.messages.index(self.queue, PROJECT)
         self.now = timeutils.utcnow_ts()
 
     def test_a_claim_passes_over_a_message_another_claim_holds(self):

@@ -19,7 +19,7 @@ class SwiftClaimExpiryTest(behaviour.Helpers, swift_store.DelayTestBase):
 
     def setUp(self):
         super().setUp()
-        self.index = self.messages._index(self.queue, PROJECT)
+        self.index = self.messages.index(self.queue, PROJECT)
 
     def entries(self):
         return self.index.names(idx.CLAIM_EXPIRY)
@@ -119,7 +119,7 @@ class SwiftClaimExpiryTest(behaviour.Helpers, swift_store.DelayTestBase):
             while not self.entries() and time.monotonic() < deadline:
                 time.sleep(0.05)    # the entry, written meanwhile
             timeutils.advance_time_seconds(61)
-            self.messages._promote(self.index, timeutils.utcnow_ts())
+            self.messages.ready_view(self.queue, PROJECT)
             self.assertEqual([], self.entries())
             write(taking, msg, held)
 
