@@ -2,38 +2,27 @@
 
 A lock is a small object whose content names its holder and whose
 ``X-Delete-At`` is its expiry. Liveness is judged with Zaqar's clock
-(``now``), as for every delay driver: a lock whose expiry passed is
-removed with a delete conditional on that expiry (``X-If-Delete-At``),
-so a renewed lock is never removed.
+(``now``); a lock whose expiry passed is removed with a delete
+conditional on that expiry (``X-If-Delete-At``), so a renewed lock is
+never removed.
 
-A create-only write (``If-None-Match: *``) alone does not make one
-winner: Swift checks that the name is free before it writes, so two
-writes that race both succeed, and a read-back just after one of them
-can come before the other lands (``benchmarks/swift_locks.py`` counts
-how often). A lock is therefore taken as Moir and Anderson's splitter
-takes a name, with objects that Swift reads and writes as registers
-(the newest write wins): the taker writes its bid (an object of the
-``zaqar_delay_bid:<lock container>`` container), then the lock,
-create-only, then reads the bid back. At most one taker reads its own
-bid back: if two did, the one that bid first wrote the lock before it
-read its bid, and the other bid after that read, so its create came
-after the lock was written, and failed. Bids are written create-only
-too, so that a taker that comes while another is taking the name loses
-at once instead of making that one lose; a winner deletes its bid.
+``take`` takes a name as Moir and Anderson's splitter does: the taker's
+bid (in ``bids(container)``), then the lock as a door (content ``?`` and
+the taker, ending ``DOOR`` seconds on), both create-only, then the bid
+read back. At most one taker wins; it settles the door (writes it with
+its name and expiry, and deletes its bid) within half the door's time,
+or the door closes the name until it ends. A free name costs six
+requests (a read, those three, the settling's two); a live lock, the
+read alone. ``lease`` is the splitter without the
+settling (three requests; ``unlease`` ends it with two): while the door
+lasts no other taker writes under it, so ``create_held`` writes a lock
+under it with one create-only write.
 
-The lock that the create writes is a door: its content is the taker's
-name after ``?`` (not a holder yet; racing creates leave the newest
-one's), and it expires in ``DOOR`` seconds. The winner settles it:
-writes it again with its name and expiry, within half the door's time
-or not at all. When the takers that raced all lost, the door closes the
-name until it expires.
-
-Posts hold dedup values this way (``dedup``), and dispatchers lease
-pending pushes (``pushes.Pushes``). A message's lock is written
-create-only under a lease on the message's shard (``lease``: a splitter
-that is not settled, its door the lease, deleted once used), which keeps
-every other taker of the shard's locks away: one lease covers the locks
-of the messages that a claim takes from one shard.
+Dedup values (``dedup``) and push leases (``pushes.Pushes``) are taken
+with ``take``; messages' locks with ``create_held``, under the lease of
+their shard (``index``). Why a create-only write alone does not make one
+winner, why the splitter does, and the timing it assumes:
+``doc/source/swift.rst``, "What Swift guarantees, and the limits".
 """
 
 import collections

@@ -70,38 +70,24 @@ class MessageController(upstream_messages.MessageController):
                                                    six seconds at most
     ================  ===========================  =======================
 
-    A ``dedup`` entry being taken is a door: its content the taker's name
-    after ``?``, ending six seconds on; a ``lease`` entry is such a door,
-    deleted by its taker once used. Beside the ``dedup`` and ``lease``
-    containers, ``zaqar_delay_bid:<their container>`` holds the bids of
-    takers (same name, content the taker), each deleted by its taker or
-    ending with its door (``locks``). A message's shard is the second it
-    was posted in (``t`` and the first 11 hex digits of its id), or for
-    ids of other layouts ``h`` and two digits of a hash.
-
-    A claim lists ``ready`` (O(limit) names) and, shard by shard, takes
-    the shard's ``lease`` (``locks.lease``: a bid, a create-only door,
-    the bid read back), writes the ``lock`` of each message it takes,
-    create-only (refused while another claim's lock lives), and ends the
-    lease; only then does it move the message's entries; its
-    ``claim_expiry`` entry names the messages it took, and gives back at
-    the claim's expiry those that are still there and still name the
-    claim. A delete with a claim reads the lock alone
-    and deletes the message, then its lock. List pages read ``ready``
-    (and ``lock`` or ``waiting`` when asked, merged by id) after the
-    marker. ``due`` and ``claim_expiry`` entries up to now are moved back
-    to ``ready`` first (``promotion``), at most ``[delay]
-    promote_batch_size`` each per call, and once a second per queue and
-    process when there were fewer. Entries of the earlier layouts
+    A ``dedup`` or ``lease`` entry being taken is a door (``locks``):
+    its content the taker's name after ``?``, ending six seconds on; a
+    ``lease`` entry is deleted by its taker once used. Beside those two
+    containers, ``zaqar_delay_bid:<their container>`` holds the takers'
+    bids (same name, content the taker; deleted by the taker, else
+    ending with its door). A message's shard is
+    ``index.shard``'s: ``t`` and the second it was posted in, or ``h``
+    and a hash for ids of other layouts. Entries of the earlier layouts
     (``claimed``; ``claim_expiry`` entries of one message, named
     ``<claim exp>.<id>``, content ``<expires> <backoff>``, which
     ``migrate`` still writes, or ``<claim exp>.<expires>.<id>
-    [.<backoff>]``) are still read and deleted.
+    [.<backoff>]``) are still read and deleted. With zaqar-delay's
+    notifier stage, a post also writes the message's pending push
+    (``pushes``).
 
-    With zaqar-delay's notifier stage in the message pipeline, a post
-    first writes the message's pending push in the store's
-    ``zaqar_delay_pushes`` container (``pushes``); a deduplicated post
-    writes it once it owns its dedup key.
+    What each operation reads and writes, and its cost in requests:
+    ``doc/source/swift.rst``; the order of its requests, and what a
+    crash between two of them leaves: ``doc/source/failures.rst``.
     """
 
     def __init__(self, *args, **kwargs):

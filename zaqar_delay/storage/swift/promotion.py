@@ -101,17 +101,14 @@ class Promotion:
             index.unlock(mid, held)
 
     def _claim_entry_ended(self, index, name, now, ended, claim_id):
-        """A claim's entry: each message that still names the claim (a
-        delete removes the message, a release its claim id) and whose lock
-        did not move past now (a renewal's entry gives that one back)
-        goes back. One that a delete without a claim holds (a lock the
-        delete took once the claim ended) goes back too, its hold left in
-        place: the entry is what is left to find the message by, should
-        the delete die before it deletes it; its hold keeps claims off it
-        until it ends; and one that names another claim that has ended
-        (written back by a claimer too slow for its own entry). The
-        message listing over the claim's ids tells which are still
-        there."""
+        """A claim's entry: give back each message it names that is still
+        there (one listing of the message container over the entry's ids
+        tells), names this claim or another that has ended, and whose
+        lock has ended (deleted after) or is a delete's hold (left in
+        place). Requests: the entry's read, that listing, and per message
+        its GET, its lock's read (and a HEAD of another claim it names)
+        and the give-back's writes. Why each case:
+        ``doc/source/failures.rst``, "Orphan locks"."""
         content = index.read(idx.CLAIM_EXPIRY, name)
         held = content and idx.held_of(content)
         if not held:
