@@ -176,7 +176,7 @@ def servers(stack):
              'gunicorn': 'keystone'}
     found = {}
     for process in stack.processes:
-        # What the server runs (``devserver.spawn``), not its launcher.
+        # What the server runs (``dev.launcher.spawn``), not its launcher.
         program = os.path.basename(process.command[0])
         if 'ObjectUpdater' in ' '.join(process.command):
             found['swift object updater'] = process.pid
