@@ -1,0 +1,97 @@
+"""When a schedule fires, and which ticks one pass posts. Pure: no I/O.
+
+Times are whole unix seconds (UTC). An ``every: n`` schedule fires at
+each multiple of ``n`` seconds since the epoch, whatever its time zone.
+A ``cron`` schedule fires when its expression matches the local time of
+its zone (``zoneinfo``), as computed by ``cronsim``, which follows
+Debian cron at daylight-saving changes for expressions at a fixed
+minute and hour: a local time that does not exist (spring forward)
+fires once, at the next valid instant; one that exists twice (fall
+back) fires once, the first time. Whatever the expression, ticks are
+kept strictly increasing in UTC, so no instant fires twice.
+
+A schedule's state is one number, ``after``: every tick up to it was
+handled (posted, or skipped as ``catch_up`` says). ``plan`` gives the
+ticks a pass posts and the new ``after``.
+"""
+
+import datetime
+
+import cronsim
+
+# A tick found later than this (seconds) was missed: the dispatchers
+# were down. ``catch_up: none`` skips it.
+LATE = 5
+
+
+def _local(timestamp, zone):
+    return datetime.datetime.fromtimestamp(timestamp, zone)
+
+
+def next_after(schedule, after):
+    """The first tick later than ``after``; None for a cron expression
+    that never matches again."""
+    if schedule.every:
+        return (after // schedule.every + 1) * schedule.every
+    try:
+        for found in cronsim.CronSim(schedule.cron,
+                                     _local(after, schedule.zone)):
+            tick = int(found.timestamp())
+            if tick > after:
+                return tick
+    except StopIteration:
+        return None
+    return None
+
+
+def recent(schedule, after, now, limit):
+    """The latest ``limit`` ticks in ``(after, now]``, earliest first.
+    Costs O(limit) whatever the distance from ``after`` to ``now``."""
+    if schedule.every:
+        newest = now // schedule.every * schedule.every
+        found = [tick for tick in range(
+            newest, newest - limit * schedule.every, -schedule.every)
+            if tick > after]
+        return found[::-1]
+    found = []
+    try:
+        for match in cronsim.CronSim(schedule.cron,
+                                     _local(now + 1, schedule.zone),
+                                     reverse=True):
+            tick = int(match.timestamp())
+            if tick <= after or len(found) == limit:
+                break
+            if tick <= now and (not found or tick < found[-1]):
+                found.append(tick)
+    except StopIteration:
+        pass
+    return found[::-1]
+
+
+def plan(schedule, after, now):
+    """(ticks to post, new ``after``) for a pass at ``now``.
+
+    ``after`` None: the schedule is new, and starts now (nothing before
+    it is posted). Otherwise the ticks in ``(after, now]`` are due: the
+    latest one is posted (``catch_up`` ``latest``, or ``none`` if it is
+    at most ``LATE`` seconds old), or the latest ``max_catch_up`` of them
+    (``all``); the others are skipped.
+    """
+    if after is None:
+        return [], now
+    limit = schedule.max_catch_up if schedule.catch_up == 'all' else 1
+    due = recent(schedule, after, now, limit)
+    if not due:
+        return [], after
+    if schedule.catch_up == 'none' and now - due[-1] > LATE:
+        return [], due[-1]
+    return due, due[-1]
+
+
+def next_look(schedules, afters):
+    """When a pass should look at a queue again: the earliest next tick
+    of its schedules (``afters``: name -> after); None if none fires."""
+    found = [next_after(s, afters[s.name]) for s in schedules
+             if afters.get(s.name) is not None]
+    found = [tick for tick in found if tick is not None]
+    return min(found) if found else None
