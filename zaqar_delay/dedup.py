@@ -7,6 +7,12 @@ value of that field, posted within the window (by default, the message's
 ttl); otherwise the post answers with the live message's id in its
 place. A body without the field is never deduplicated. Pure: no I/O;
 each driver keeps, per queue and value, which message holds it.
+
+A message posted by zaqar-delay itself (a schedule's tick, see
+``zaqar_delay.schedules``) may carry its own identity, the ``IDENTITY``
+field of the message (never of its body; Zaqar's transports drop
+fields they do not know, so no client can set it), held for the
+message's ttl, on any queue.
 """
 
 import collections
@@ -18,6 +24,7 @@ from zaqar_delay import errors
 
 KEY = '_dedup_key'
 WINDOW = '_dedup_window'
+IDENTITY = 'zaqar_delay_identity'
 
 # What one posted message is deduplicated by: the digest of its key value
 # and how long (seconds) the value stays taken.
@@ -44,22 +51,38 @@ def check(metadata, max_ttl):
             raise errors.DelayError('{0} needs {1}.', WINDOW, KEY)
 
 
+def _digest(value):
+    return hashlib.sha256(value.encode()).hexdigest()[:40]
+
+
+def of_identity(message):
+    """The Dedup of a message posted with an ``IDENTITY``, or None."""
+    identity = message.get(IDENTITY)
+    if not identity:
+        return None
+    # A prefix no JSON value starts with: no body value shares it.
+    return Dedup(_digest('\0' + identity), message['ttl'])
+
+
 def of_messages(metadata, messages):
-    """A Dedup (or None) per message, from the queue's metadata."""
+    """A Dedup (or None) per message, from its ``IDENTITY`` or else the
+    queue's metadata."""
     field = (metadata or {}).get(KEY)
     window = (metadata or {}).get(WINDOW)
     if not isinstance(field, str) or not field:
-        return [None] * len(messages)
+        return [of_identity(message) for message in messages]
     if isinstance(window, bool) or not isinstance(window, int) or \
             window <= 0:
         window = None
     found = []
     for message in messages:
         body = message.get('body')
+        if message.get(IDENTITY):
+            found.append(of_identity(message))
+            continue
         if not isinstance(body, dict) or field not in body:
             found.append(None)
             continue
         value = jsonutils.dumps(body[field], sort_keys=True)
-        found.append(Dedup(hashlib.sha256(value.encode()).hexdigest()[:40],
-                           window or message['ttl']))
+        found.append(Dedup(_digest(value), window or message['ttl']))
     return found

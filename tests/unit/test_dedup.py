@@ -40,3 +40,21 @@ class DedupTest(testtools.TestCase):
         self.assertIsNone(dedup.check({'_dedup_key': 'job'}, 3600))
         self.assertRaises(errors.DelayError, dedup.check,
                           {'_dedup_key': 'job', '_dedup_window': True}, 3600)
+
+    def test_an_identity_deduplicates_on_any_queue_for_the_ttl(self):
+        for meta in ({}, {'_dedup_key': 'job'}):
+            first, again, other, plain = dedup.of_messages(meta, [
+                {'ttl': 70, 'body': {'job': 'a'}, dedup.IDENTITY: 't 1'},
+                {'ttl': 70, 'body': {'job': 'b'}, dedup.IDENTITY: 't 1'},
+                {'ttl': 70, 'body': {}, dedup.IDENTITY: 't 2'},
+                {'ttl': 70, 'body': {}}])
+            self.assertEqual(first, again)
+            self.assertEqual(70, first.window)
+            self.assertNotEqual(first.digest, other.digest)
+            self.assertIsNone(plain)
+
+    def test_no_body_value_shares_an_identity_digest(self):
+        (identity, value) = dedup.of_messages({'_dedup_key': 'k'}, [
+            {'ttl': 9, 'body': {}, dedup.IDENTITY: '"x"'},
+            {'ttl': 9, 'body': {'k': '"x"'}}])
+        self.assertNotEqual(identity.digest, value.digest)

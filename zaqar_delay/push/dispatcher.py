@@ -47,6 +47,7 @@ from zaqar_delay.push import policy
 from zaqar_delay.push import slots
 from zaqar_delay.push import upstream
 from zaqar_delay.push import webhook_http
+from zaqar_delay.schedules import ticker
 
 LOG = logging.getLogger(__name__)
 
@@ -146,6 +147,9 @@ class Dispatcher:
         self._partial = {}      # id(outcome) -> outcome, to record
         self._held = 0
         self._lock = threading.Lock()
+        # Schedules' ticks are posted by the same passes.
+        self.ticker = ticker.for_dispatcher(data_driver, queue_controller,
+                                            conf)
 
     @property
     def held(self):
@@ -156,6 +160,8 @@ class Dispatcher:
     def run_once(self):
         """Forget the pushes made since the last pass, then push one
         batch of due pushes; return how many were taken."""
+        if self.ticker is not None:
+            self.ticker.run_once()
         self.flush()
         room = min(self.batch_size, self.max_held - self.held)
         if room <= 0:
@@ -323,6 +329,8 @@ class Dispatcher:
         another's, or Swift still shows an ended lease) is looked at
         again in ``poll_interval``, not at once."""
         due = self.store.next_due()
+        if self.ticker is not None:
+            due = ticker.earliest(due, self.ticker.next_due())
         if due is None:
             return self.poll_interval
         pause = due - self.clock()

@@ -16,6 +16,7 @@ from zaqar.conf import transport
 from zaqar_delay import dedup
 from zaqar_delay import errors
 from zaqar_delay import retry
+from zaqar_delay.schedules import definition
 from zaqar_delay.storage import upstream
 
 # The module whose queue PUT logs a FlavorDoesNotExist with
@@ -29,6 +30,7 @@ def check(metadata, max_delay, max_ttl):
     if retry.KEY in metadata:
         retry.check(metadata[retry.KEY], max_delay)
     dedup.check(metadata, max_ttl)
+    definition.check(metadata, max_ttl)
 
 
 class RefusalRecords(logging.Filter):
@@ -61,18 +63,32 @@ class QueueMetadataCheck:
     A refused create raises QueueMetadataRefused (a 400 on both of
     Zaqar's transports), a refused ``set_metadata`` a DelayError (the
     metadata PATCH answers it with a 400).
+
+    Metadata with ``_schedules`` puts the queue in the driver's schedule
+    index, to be looked at a second later (once the metadata is
+    written): a change takes effect at the next tick. A queue whose
+    schedules are removed leaves the index at its next look.
     """
 
     def __init__(self, driver, control_driver):
         self.max_delay = driver.max_delay
         self.max_ttl = driver.conf[transport.GROUP_NAME].max_message_ttl
+        self.driver = driver
         quiet_wsgi_refusals()
+
+    def _index(self, name, metadata, project):
+        if definition.KEY in (metadata or {}) and getattr(
+                self.driver, 'schedule_class', None) is not None:
+            self.driver.schedule_store.touch(
+                name, project, int(self.driver.clock()) + 1)
 
     def create(self, name, metadata=None, project=None):
         try:
             check(metadata, self.max_delay, self.max_ttl)
         except errors.DelayError as exc:
             raise errors.QueueMetadataRefused(name, str(exc)) from None
+        self._index(name, metadata, project)
 
     def set_metadata(self, name, metadata, project=None):
         check(metadata, self.max_delay, self.max_ttl)
+        self._index(name, metadata, project)

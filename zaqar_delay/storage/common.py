@@ -28,10 +28,11 @@ class DelaySettings:
     every other controller is upstream's. ``pushes`` tells whether the
     store keeps pending pushes (zaqar-delay's notifier stage is in the
     message pipeline); ``push_store`` (``push_class``) gives them to a
-    dispatcher.
+    dispatcher, and ``schedule_store`` (``schedule_class``) the schedule
+    index (``zaqar_delay.schedules``).
     """
 
-    message_class = claim_class = push_class = None
+    message_class = claim_class = push_class = schedule_class = None
 
     def __init__(self, conf, cache, control_driver):
         opts.register_opts(conf)
@@ -55,6 +56,13 @@ class DelaySettings:
             raise NotImplementedError('%s keeps no pending pushes'
                                       % type(self).__name__)
         return self.push_class(self)
+
+    @decorators.lazy_property(write=False)
+    def schedule_store(self):
+        if self.schedule_class is None:
+            raise NotImplementedError('%s keeps no schedule index'
+                                      % type(self).__name__)
+        return self.schedule_class(self)
 
     @decorators.lazy_property(write=False)
     def message_controller(self):

@@ -91,3 +91,23 @@ class QueueMetadataCheckTest(testtools.TestCase):
             self.assertIn(reason, str(error))
         self.assertIsNone(self.stage.set_metadata(
             'q', {'_dedup_key': 'job', '_dedup_window': 3600}, 'p'))
+
+    def test_schedules_are_checked_and_put_in_the_index(self):
+        touched = []
+        store = types.SimpleNamespace(touch=lambda *args: touched.append(
+            args))
+        stage = checks.QueueMetadataCheck(types.SimpleNamespace(
+            max_delay=900, conf=self.stage_conf, schedule_class=object,
+            schedule_store=store, clock=lambda: 100.5), None)
+        error = self.assertRaises(
+            errors.QueueMetadataRefused, stage.create, 'q.1',
+            {'_schedules': [{'name': 'n', 'every': 0, 'body': 1}]}, 'p')
+        self.assertIn("_schedules: schedule 'n': every must be", str(error))
+        self.assertRaises(validation.ValidationFailed, stage.set_metadata,
+                          'q.1', {'_schedules': 'x'}, 'p')
+        self.assertEqual([], touched)
+        good = {'_schedules': [{'name': 'n', 'every': 5, 'body': 1}]}
+        stage.create('q.1', good, 'p')
+        stage.set_metadata('q.2', good, None)
+        stage.set_metadata('q.3', {'other': 1}, None)
+        self.assertEqual([('q.1', 'p', 101), ('q.2', None, 101)], touched)

@@ -15,6 +15,7 @@ from zaqar_delay.storage import common
 from zaqar_delay.storage.mongodb import claims
 from zaqar_delay.storage.mongodb import messages
 from zaqar_delay.storage.mongodb import pushes
+from zaqar_delay.storage.mongodb import schedules
 from zaqar_delay.storage.mongodb import upstream
 
 NAMES = ('mongodb.delay', 'mongodb.fifo.delay')
@@ -25,6 +26,7 @@ class _Delay(common.DelaySettings):
 
     claim_class = claims.ClaimController
     push_class = pushes.Pushes
+    schedule_class = schedules.Schedules
 
     @decorators.lazy_property(write=False)
     def connection(self):

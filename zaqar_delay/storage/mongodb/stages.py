@@ -10,6 +10,7 @@ from zaqar.storage.mongodb import messages as upstream_messages
 from zaqar.storage.mongodb import utils
 
 from zaqar_delay import delay
+from zaqar_delay import schedules
 from zaqar_delay.storage.mongodb import queries
 
 
@@ -54,4 +55,5 @@ class MessageQueueHandler(upstream_messages.MessageQueueHandler):
         else:
             counts['oldest'] = utils.stat_message(oldest, now)
             counts['newest'] = utils.stat_message(newest, now)
-        return {'messages': counts}
+        return dict(schedules.next_tick(self.driver, name, project),
+                    messages=counts)

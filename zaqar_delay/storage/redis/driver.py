@@ -21,6 +21,7 @@ from zaqar_delay.storage import common
 from zaqar_delay.storage.redis import claims
 from zaqar_delay.storage.redis import messages
 from zaqar_delay.storage.redis import pushes
+from zaqar_delay.storage.redis import schedules
 from zaqar_delay.storage.redis import scripting
 from zaqar_delay.storage.redis import upstream
 
@@ -66,6 +67,7 @@ class DataDriver(common.DelaySettings, upstream_driver.DataDriver):
     message_class = messages.MessageController
     claim_class = claims.ClaimController
     push_class = pushes.Pushes
+    schedule_class = schedules.Schedules
 
     def __init__(self, conf, cache, control_driver):
         super().__init__(conf, cache, control_driver)

@@ -80,3 +80,14 @@ def claim(queue, project, claim_id):
     return [utils.scope_claims_set(queue, project, CLAIMS),
             claim_id,
             utils.scope_claim_messages(claim_id, CLAIM_MESSAGES)]
+
+
+# Schedules (zaqar_delay.schedules): the store's queues with schedules,
+# member <queue>/<project> scored by when to look at them next; and per
+# queue, schedule name -> after (every tick up to it handled).
+SCHEDULES = 'zaqar_delay.schedules'
+SCHEDULE_AFTERS = 'delay.schedules'
+
+
+def schedule_afters(queue, project):
+    return utils.scope_queue_index(queue, project, SCHEDULE_AFTERS)

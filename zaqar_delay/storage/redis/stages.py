@@ -8,6 +8,7 @@ from zaqar.storage.redis import messages as upstream_messages
 from zaqar.storage.redis import utils
 
 from zaqar_delay import delay
+from zaqar_delay import schedules
 from zaqar_delay.storage.redis import keys
 
 
@@ -37,4 +38,5 @@ class MessageQueueHandler(upstream_messages.MessageQueueHandler):
         next_due = int(first_due[0][1]) if first_due else None
         counts.update(delay.stats(counts['total'], counts['claimed'],
                                   delayed, next_due))
+        stats.update(schedules.next_tick(self.driver, name, project))
         return stats

@@ -1,0 +1,182 @@
+"""The schedule pass, on an in-memory store, with an injected clock."""
+
+import types
+
+from oslo_config import cfg
+from zaqar.conf import transport
+from zaqar.storage import errors
+import testtools
+
+from zaqar_delay import dedup
+from zaqar_delay.schedules import ticker
+
+
+class Store:
+    """The schedule index interface, in memory."""
+
+    def __init__(self):
+        self.looks, self.state = {}, {}
+
+    def touch(self, queue, project, at):
+        self.looks[queue, project] = at
+
+    def take(self, now, limit, lease):
+        due = sorted((at, key) for key, at in self.looks.items()
+                     if at <= now)[:limit]
+        for _, key in due:
+            self.looks[key] = now + lease
+        return [key for _, key in due]
+
+    def afters(self, queue, project):
+        return dict(self.state.get((queue, project), {}))
+
+    def advance(self, queue, project, afters, next_look):
+        self.state[queue, project] = dict(afters)
+        if next_look is None:
+            self.looks.pop((queue, project), None)
+        else:
+            self.looks[queue, project] = next_look
+
+    def next_due(self):
+        return min(self.looks.values(), default=None)
+
+
+class Messages:
+    """Keeps one message per identity, as the drivers' dedup does."""
+
+    def __init__(self):
+        self.posted = []
+
+    def post(self, queue, messages, client_uuid, project=None):
+        for message in messages:
+            identity = (queue, project, message[dedup.IDENTITY])
+            if identity not in [m[0] for m in self.posted]:
+                self.posted.append((identity, message['body']))
+
+
+class Queues:
+    def __init__(self):
+        self.metadata = {}
+
+    def get_metadata(self, queue, project=None):
+        if (queue, project) not in self.metadata:
+            raise errors.QueueDoesNotExist(queue, project)
+        return self.metadata[queue, project]
+
+
+def _conf():
+    conf = cfg.ConfigOpts()
+    conf.register_opts(transport.ALL_OPTS, group=transport.GROUP_NAME)
+    return conf
+
+
+class TickerTest(testtools.TestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.now = 1000
+        self.store, self.messages = Store(), Messages()
+        self.queues = Queues()
+        self.driver = types.SimpleNamespace(
+            schedule_store=self.store, message_controller=self.messages,
+            clock=lambda: self.now, conf=_conf())
+
+    def ticker(self, lease=30):
+        return ticker.Ticker(self.driver, self.queues, lease, 10)
+
+    def define(self, queue, *schedules, project='p.1'):
+        self.queues.metadata[queue, project] = {'_schedules': list(
+            schedules)}
+        self.store.touch(queue, project, self.now + 1)
+
+    def ticks(self, queue='q.1'):
+        return [body['tick'] for (name, _, _), body in self.messages.posted
+                if name == queue]
+
+    def run_until(self, end, *tickers):
+        while self.now < end:
+            self.now += 1
+            for one in tickers:
+                one.run_once()
+
+    def test_racing_tickers_post_each_tick_once(self):
+        self.define('q.1', {'name': 's', 'every': 2, 'body': {'n': 1}})
+        tickers = [self.ticker() for _ in range(3)]
+        self.run_until(1021, *tickers)
+        # Seen at 1001: ticks after it, up to 1021.
+        self.assertEqual(['1970-01-01T00:%02d:%02dZ' % divmod(t, 60)
+                          for t in range(1002, 1022, 2)], self.ticks())
+        (_, body) = self.messages.posted[0]
+        self.assertEqual({'schedule': 's', 'tick': '1970-01-01T00:16:42Z',
+                          'body': {'n': 1}}, body)
+
+    def test_a_dead_tickers_queue_is_taken_again_when_its_lease_ends(self):
+        self.define('q.1', {'name': 's', 'every': 2, 'body': 1})
+        one = self.ticker(lease=5)
+        self.run_until(1004, one)                # posts 1002, 1004
+        dead = self.ticker(lease=5)
+        dead.messages = types.SimpleNamespace(post=lambda *a, **k: 1 / 0)
+        self.now = 1006
+        self.assertEqual(1, dead.run_once())     # takes it, dies posting
+        self.run_until(1010, one)                # held until 1011
+        self.assertEqual(2, len(self.ticks()))
+        self.run_until(1011, one)                # 1006 and 1008 missed
+        self.assertEqual(['1970-01-01T00:16:42Z', '1970-01-01T00:16:44Z',
+                          '1970-01-01T00:16:50Z'], self.ticks())
+
+    def test_a_changed_schedule_takes_effect_at_its_next_tick(self):
+        self.define('q.1', {'name': 's', 'every': 2, 'body': 1})
+        one = self.ticker()
+        self.run_until(1004, one)
+        self.queues.metadata['q.1', 'p.1'] = {'_schedules': [
+            {'name': 's', 'every': 5, 'body': 2}]}
+        self.run_until(1016, one)
+        self.assertEqual([1002, 1004, 1005, 1010, 1015], [
+            int(t[-3:-1]) + 60 * int(t[-6:-4]) for t in self.ticks()])
+
+    def test_removed_schedules_and_deleted_queues_leave_the_index(self):
+        self.define('q.1', {'name': 's', 'every': 2, 'body': 1})
+        self.define('q.2', {'name': 's', 'every': 2, 'body': 1})
+        one = self.ticker()
+        self.run_until(1003, one)
+        self.queues.metadata['q.1', 'p.1'] = {}
+        del self.queues.metadata['q.2', 'p.1']
+        self.run_until(1010, one)
+        self.assertEqual({}, self.store.looks)
+        self.assertEqual(1, len(self.ticks('q.1')))
+        self.assertEqual(1, len(self.ticks('q.2')))
+
+    def test_projects_and_dotted_names_are_apart(self):
+        self.define('q.1', {'name': 'a.b', 'every': 3, 'body': 1},
+                    project='p.1')
+        self.define('q.1', {'name': 'a.b', 'every': 3, 'body': 2},
+                    project='p.2')
+        self.run_until(1010, self.ticker())
+        projects = sorted(project for (_, project, _), _ in
+                          self.messages.posted)
+        self.assertEqual(['p.1'] * 3 + ['p.2'] * 3, projects)
+
+    def test_an_idle_pass_is_one_take(self):
+        calls = []
+        self.store.take = lambda *args: calls.append(args) or []
+        self.assertEqual(0, self.ticker().run_once())
+        self.assertEqual([(1000, 10, 30)], calls)
+
+    def test_a_failing_store_is_logged_not_raised(self):
+        self.store.take = lambda *args: 1 / 0
+        self.store.next_due = lambda: 1 / 0
+        one = self.ticker()
+        self.assertEqual(0, one.run_once())
+        self.assertIsNone(one.next_due())
+
+    def test_for_dispatcher_needs_a_schedule_index(self):
+        self.assertIsNone(ticker.for_dispatcher(types.SimpleNamespace(),
+                                                self.queues, None))
+
+    def test_a_pass_takes_batches_until_none_is_full(self):
+        for number in range(25):
+            self.define('q.%d' % number, {'name': 's', 'every': 2,
+                                          'body': 1})
+        self.now += 1
+        self.assertEqual(25, self.ticker().run_once())   # 10, 10, 5
+        self.assertEqual(0, self.ticker().run_once())

@@ -1,0 +1,140 @@
+"""The pass that posts schedules' ticks, run by every dispatcher.
+
+A store's schedule index (``driver.schedule_store``) holds, per queue
+with schedules, when to look at it next (the earliest next tick of its
+schedules) and, per schedule, its ``after`` (``ticks``). A pass takes
+the queues due (each for ``lease`` seconds, so that one dispatcher
+looks at a queue at a time), reads each one's ``_schedules`` metadata,
+posts the ticks ``ticks.plan`` gives through the driver's message
+controller, then writes the new ``after``s and the next look.
+
+Exactly one message per tick: a tick's message has the identity
+``schedule <name> <tick>`` (``dedup.IDENTITY``), so a tick posted by
+two dispatchers (one whose lease ran out under it, or that died before
+writing its ``after``) is stored once while its message lives. Cost:
+one take per pass, O(log n) in the number of queues with schedules,
+then a few requests per queue taken; an idle pass is one take.
+
+Store interface (``redis/schedules.py``, ``mongodb/schedules.py``):
+``touch(queue, project, at)``, ``take(now, limit, lease)`` -> [(queue,
+project)], ``afters(queue, project)`` -> {name: after},
+``advance(queue, project, afters, next_look or None)``, ``next_due()``,
+``next_tick(queue, project)``, ``listed(limit)``.
+"""
+
+import uuid
+
+from oslo_log import log as logging
+from zaqar.conf import transport
+from zaqar.storage import errors
+
+from zaqar_delay import dedup
+from zaqar_delay import delay
+from zaqar_delay.schedules import definition
+from zaqar_delay.schedules import ticks
+
+LOG = logging.getLogger(__name__)
+
+# The client id of the messages schedules post.
+CLIENT_ID = str(uuid.uuid5(uuid.NAMESPACE_URL, 'zaqar-delay:schedules'))
+POST_BATCH = 100    # messages in one post (catch_up: all)
+# The most seconds a pass holds a queue: a pass is a few requests, and a
+# queue whose dispatcher died waits this long (or [delay_push] lease, if
+# shorter).
+LEASE = 30
+BATCHES = 10        # takes in one pass, at most (then pushes go on)
+
+
+def message(schedule, tick):
+    """The message a schedule posts for ``tick``: its body carries the
+    schedule's name, the tick time (ISO 8601 UTC) and the schedule's
+    body."""
+    return {'ttl': schedule.ttl,
+            'body': {'schedule': schedule.name, 'tick': delay.iso(tick),
+                     'body': schedule.body},
+            dedup.IDENTITY: 'schedule %s %d' % (schedule.name, tick)}
+
+
+def for_dispatcher(data_driver, queue_controller, conf):
+    """The Ticker a push dispatcher runs beside its pushes (its
+    ``[delay_push] batch_size``; a lease of ``LEASE`` seconds, or
+    ``[delay_push] lease`` if shorter), or None when the driver keeps no
+    schedule index."""
+    if getattr(data_driver, 'schedule_class', None) is None:
+        return None
+    settings = conf['delay_push']
+    return Ticker(data_driver, queue_controller, min(settings.lease, LEASE),
+                  settings.batch_size)
+
+
+def earliest(*times):
+    """The earliest of times that are not None, or None."""
+    found = [time for time in times if time is not None]
+    return min(found) if found else None
+
+
+class Ticker:
+    """Posts the due ticks of one delay data driver's schedules."""
+
+    def __init__(self, data_driver, queue_controller, lease, batch_size,
+                 clock=None):
+        self.store = data_driver.schedule_store
+        self.messages = data_driver.message_controller
+        self.queues = queue_controller
+        self.lease = lease
+        self.batch_size = batch_size
+        self.clock = clock or data_driver.clock
+        self.max_ttl = data_driver.conf[transport.GROUP_NAME].max_message_ttl
+
+    def run_once(self):
+        """Post the ticks of the queues due now, ``batch_size`` queues a
+        take, up to ``BATCHES`` takes; return how many queues were taken.
+        A queue whose pass fails stays taken until its lease ends, then
+        is taken again; a failed take is logged."""
+        now, count = int(self.clock()), 0
+        for _ in range(BATCHES):
+            try:
+                taken = self.store.take(now, self.batch_size, self.lease)
+            except Exception:
+                LOG.exception('taking the due schedules failed')
+                break
+            for queue, project in taken:
+                try:
+                    self.tick(queue, project, now)
+                except Exception:
+                    LOG.exception('schedules of %s/%s: the pass failed; '
+                                  'again in %d s', project, queue,
+                                  self.lease)
+            count += len(taken)
+            if len(taken) < self.batch_size:
+                break
+        return count
+
+    def tick(self, queue, project, now):
+        """Post one queue's due ticks; write its state and next look."""
+        try:
+            metadata = self.queues.get_metadata(queue, project)
+        except errors.QueueDoesNotExist:
+            metadata = {}
+        schedules = definition.of_queue(metadata, self.max_ttl)
+        old = self.store.afters(queue, project) if schedules else {}
+        afters = {}
+        for schedule in schedules:
+            due, afters[schedule.name] = ticks.plan(
+                schedule, old.get(schedule.name), now)
+            for start in range(0, len(due), POST_BATCH):
+                self.messages.post(
+                    queue, [message(schedule, tick)
+                            for tick in due[start:start + POST_BATCH]],
+                    CLIENT_ID, project)
+        self.store.advance(queue, project, afters,
+                           ticks.next_look(schedules, afters))
+
+    def next_due(self):
+        """When the earliest queue is due (or its lease ends), or None
+        (also when the store does not answer: logged)."""
+        try:
+            return self.store.next_due()
+        except Exception:
+            LOG.exception('reading the next schedule look failed')
+            return None

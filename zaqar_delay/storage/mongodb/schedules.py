@@ -1,0 +1,112 @@
+"""The schedule index of a ``mongodb.delay`` store (``zaqar_delay.schedules``).
+
+One collection in the first message database, ``zaqar_delay_schedules``:
+a document per queue with schedules, indexed on ``n``.
+
+=========  ==========================================================
+Field      Holds
+=========  ==========================================================
+``_id``    ``<queue>/<project>`` (queue names have no ``/``)
+``q p``    the queue name and project (None: no project)
+``n``      when to look at its schedules next (or a lease's end)
+``a``      ``[[schedule name, after], ...]`` (names may have dots)
+=========  ==========================================================
+
+A pass takes due documents one guarded update each (``n <= now``
+becomes the lease end), O(log n) on the ``n`` index, so finding due
+schedules never scans the queues.
+"""
+
+import pymongo
+from zaqar.storage.mongodb import utils
+
+from zaqar_delay import pending
+
+COLLECTION = 'zaqar_delay_schedules'
+
+
+def _id(queue, project):
+    return pending.SEP.join((queue, project or ''))
+
+
+class Schedules:
+    """What the schedule pass and the queue stages need of the store."""
+
+    def __init__(self, driver):
+        self.driver = driver
+        self._indexed = False
+
+    def _collection(self):
+        """The collection; its ``n`` index is made by the first call of
+        this object."""
+        collection = self.driver.message_databases[0][COLLECTION]
+        if not self._indexed:
+            collection.create_index([('n', pymongo.ASCENDING)],
+                                    name='schedules_next')
+            self._indexed = True
+        return collection
+
+    @utils.raises_conn_error
+    @utils.retries_on_autoreconnect
+    def touch(self, queue, project, at):
+        """Look at the queue's schedules at ``at``."""
+        self._collection().update_one(
+            {'_id': _id(queue, project)},
+            {'$set': {'n': at, 'q': queue, 'p': project}}, upsert=True)
+
+    @utils.raises_conn_error
+    @utils.retries_on_autoreconnect
+    def take(self, now, limit, lease):
+        """Up to ``limit`` due queues, held for ``lease`` seconds."""
+        collection, taken = self._collection(), []
+        while len(taken) < limit:
+            doc = collection.find_one_and_update(
+                {'n': {'$lte': now}}, {'$set': {'n': now + lease}},
+                sort=[('n', pymongo.ASCENDING)], projection={'q': 1, 'p': 1})
+            if doc is None:
+                break
+            taken.append((doc['q'], doc['p']))
+        return taken
+
+    @utils.raises_conn_error
+    @utils.retries_on_autoreconnect
+    def afters(self, queue, project):
+        doc = self._collection().find_one({'_id': _id(queue, project)},
+                                          projection={'a': 1})
+        return {name: int(after) for name, after in (doc or {}).get('a', [])}
+
+    @utils.raises_conn_error
+    @utils.retries_on_autoreconnect
+    def advance(self, queue, project, afters, next_look):
+        """Keep exactly ``afters``; look again at ``next_look`` (None:
+        forget the queue). One request."""
+        if next_look is None:
+            self._collection().delete_one({'_id': _id(queue, project)})
+            return
+        self._collection().update_one(
+            {'_id': _id(queue, project)},
+            {'$set': {'n': next_look, 'q': queue, 'p': project,
+                      'a': [[name, after] for name, after in
+                            sorted(afters.items())]}}, upsert=True)
+
+    @utils.raises_conn_error
+    @utils.retries_on_autoreconnect
+    def next_due(self):
+        doc = self._collection().find_one(
+            {}, projection={'n': 1}, sort=[('n', pymongo.ASCENDING)])
+        return doc['n'] if doc else None
+
+    @utils.raises_conn_error
+    @utils.retries_on_autoreconnect
+    def next_tick(self, queue, project):
+        doc = self._collection().find_one({'_id': _id(queue, project)},
+                                          projection={'n': 1})
+        return int(doc['n']) if doc else None
+
+    @utils.raises_conn_error
+    @utils.retries_on_autoreconnect
+    def listed(self, limit):
+        """Up to ``limit`` (queue, project, next look), earliest first."""
+        return [(doc['q'], doc['p'], int(doc['n'])) for doc in
+                self._collection().find({}, sort=[('n', pymongo.ASCENDING)],
+                                        limit=limit)]

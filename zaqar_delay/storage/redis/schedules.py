@@ -1,0 +1,98 @@
+"""The schedule index of a ``redis.delay`` store (``zaqar_delay.schedules``).
+
+=====================================  =============  ====================
+Key                                    Type           Holds
+=====================================  =============  ====================
+``zaqar_delay.schedules``              zset           ``<queue>/<project>``
+                                                      scored by its next
+                                                      look (or lease end)
+``<project>.<queue>.delay.schedules``  hash           schedule name ->
+                                                      ``after`` (seconds)
+=====================================  =============  ====================
+
+A pass takes due members with ``schedule_take.lua`` (O(log n + limit)),
+so finding due schedules never scans the queues.
+"""
+
+from zaqar.storage.redis import utils
+
+from zaqar_delay import pending
+from zaqar_delay.storage.redis import keys
+from zaqar_delay.storage.redis import scripting
+
+
+def member(queue, project):
+    """``<queue>/<project>``: queue names have no ``/``."""
+    return pending.SEP.join((queue, project or ''))
+
+
+def parse(found):
+    found = found.decode() if isinstance(found, bytes) else found
+    queue, project = found.split(pending.SEP, 1)
+    return queue, project or None
+
+
+class Schedules:
+    """What the schedule pass and the queue stages need of the store."""
+
+    def __init__(self, driver):
+        self.driver = driver    # read by upstream's retry decorators
+        self._client = driver.connection
+        self._take = self._client.register_script(
+            scripting.source('schedule_take'))
+
+    @utils.raises_conn_error
+    @utils.retries_on_connection_error
+    def touch(self, queue, project, at):
+        """Look at the queue's schedules at ``at``."""
+        self._client.zadd(keys.SCHEDULES, {member(queue, project): at})
+
+    @utils.raises_conn_error
+    @utils.retries_on_connection_error
+    def take(self, now, limit, lease):
+        """Up to ``limit`` due queues, held for ``lease`` seconds."""
+        return [parse(found) for found in self._take(
+            keys=[keys.SCHEDULES], args=[now, limit, now + lease])]
+
+    @utils.raises_conn_error
+    @utils.retries_on_connection_error
+    def afters(self, queue, project):
+        found = self._client.hgetall(keys.schedule_afters(queue, project))
+        return {name.decode(): int(after) for name, after in found.items()}
+
+    @utils.raises_conn_error
+    @utils.retries_on_connection_error
+    def advance(self, queue, project, afters, next_look):
+        """Keep exactly ``afters``; look again at ``next_look`` (None:
+        forget the queue). One transaction."""
+        key = keys.schedule_afters(queue, project)
+        with self._client.pipeline() as pipe:
+            pipe.delete(key)
+            if afters:
+                pipe.hset(key, mapping=afters)
+            if next_look is None:
+                pipe.zrem(keys.SCHEDULES, member(queue, project))
+            else:
+                pipe.zadd(keys.SCHEDULES,
+                          {member(queue, project): next_look})
+            pipe.execute()
+
+    @utils.raises_conn_error
+    @utils.retries_on_connection_error
+    def next_due(self):
+        first = self._client.zrange(keys.SCHEDULES, 0, 0, withscores=True)
+        return first[0][1] if first else None
+
+    @utils.raises_conn_error
+    @utils.retries_on_connection_error
+    def next_tick(self, queue, project):
+        found = self._client.zscore(keys.SCHEDULES, member(queue, project))
+        return int(found) if found is not None else None
+
+    @utils.raises_conn_error
+    @utils.retries_on_connection_error
+    def listed(self, limit):
+        """Up to ``limit`` (queue, project, next look), earliest first."""
+        return [parse(found) + (int(score),) for found, score in
+                self._client.zrange(keys.SCHEDULES, 0, limit - 1,
+                                    withscores=True)]
