@@ -14,6 +14,8 @@
       pushes failed [--limit N]
   zaqar-delay-manage --config-file /etc/zaqar/zaqar.conf \\
       pushes resend [--key K ...] [--limit N]
+  zaqar-delay-manage --config-file /etc/zaqar/zaqar.conf \\
+      schedules [QUEUE [--project P]] [--limit N]
 
 The store is the one of ``[drivers:message_store:<backend>]`` in the
 config files, or ``--uri`` (``--database`` and ``--partitions`` for
@@ -25,6 +27,9 @@ reads the pushes of the config files' delay store (not pooled):
 each with the subscribers recorded as having it; ``failed`` writes the
 failed ones, oldest first; ``resend`` sends each failed one once more
 (all, or those of ``--key``) and writes the outcome.
+``schedules`` writes the schedules of a queue, or of every queue that
+has some, with their last and next tick, as JSON lines
+(``zaqar_delay.schedules.listing``).
 """
 
 import argparse
@@ -41,6 +46,7 @@ from zaqar.conf import drivers_message_store_swift as swift_opts
 from zaqar_delay.cmd import dispatcher as dispatcher_cmd
 from zaqar_delay import opts
 from zaqar_delay.push import failed
+from zaqar_delay.schedules import listing
 from zaqar_delay.storage import common
 from zaqar_delay.storage import export
 from zaqar_delay.storage.mongodb import migrate as mongodb_migrate
@@ -198,6 +204,22 @@ def _pushes(args, out):
                     for _, outcome, _ in results) else 1
 
 
+def _schedules(args, out):
+    conf = cfg.ConfigOpts()
+    logging.register_options(conf)
+    opts.register_opts(conf)
+    conf(args=[], project='zaqar', default_config_files=args.config_file)
+    pusher = dispatcher_cmd.build(conf)
+    if getattr(pusher, 'ticker', None) is None:
+        sys.stderr.write('zaqar-delay-manage schedules: give the zaqar.conf '
+                         'of one store that keeps schedules\n')
+        return 2
+    count = listing.write(pusher.ticker, out, args.queue, args.project,
+                          args.limit)
+    sys.stderr.write('%d schedules\n' % count)
+    return 0
+
+
 def parser():
     top = argparse.ArgumentParser(prog='zaqar-delay-manage',
                                   description=__doc__.splitlines()[0])
@@ -252,12 +274,19 @@ def parser():
                              help='the record to send again (repeat; '
                              'default: every record read)')
         sub.set_defaults(func=_pushes, batch=1)
+    sched = backends.add_parser(
+        'schedules', help='list schedules with their last and next tick')
+    sched.add_argument('queue', nargs='?', help='one queue (default: all)')
+    sched.add_argument('--project', help='the queue\'s project')
+    sched.add_argument('--limit', type=int, default=1000,
+                       help='most queues read (default 1000)')
+    sched.set_defaults(func=_schedules, batch=1)
     return top
 
 
 def main(argv=None, out=sys.stdout):
     args = parser().parse_args(argv)
-    needs_conf = args.backend in ('export', 'pushes')
+    needs_conf = args.backend in ('export', 'pushes', 'schedules')
     if not args.config_file and (needs_conf or not args.uri):
         parser().error('give --config-file' + (
             '' if needs_conf else ' or --uri'))

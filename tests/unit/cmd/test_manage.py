@@ -44,3 +44,9 @@ class ManageArgsTest(testtools.TestCase):
                                       ['--uri', 'redis://x', 'pushes',
                                        action], out=io.StringIO())
             self.assertEqual(2, error.code)
+
+    def test_schedules_needs_a_config_file(self):
+        error = self.assertRaises(SystemExit, manage.main,
+                                  ['--uri', 'redis://x', 'schedules', 'q.1'],
+                                  out=io.StringIO())
+        self.assertEqual(2, error.code)
