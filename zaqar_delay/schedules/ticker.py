@@ -22,6 +22,7 @@ project)], ``afters(queue, project)`` -> {name: after},
 ``next_tick(queue, project)``, ``listed(limit)``.
 """
 
+from concurrent import futures
 import uuid
 
 from oslo_log import log as logging
@@ -43,6 +44,7 @@ POST_BATCH = 100    # messages in one post (catch_up: all)
 # shorter).
 LEASE = 30
 BATCHES = 10        # takes in one pass, at most (then pushes go on)
+WORKERS = 4         # queues of one take worked on at once (I/O bound)
 
 
 def message(schedule, tick):
@@ -85,6 +87,7 @@ class Ticker:
         self.batch_size = batch_size
         self.clock = clock or data_driver.clock
         self.max_ttl = data_driver.conf[transport.GROUP_NAME].max_message_ttl
+        self._workers = None
 
     def run_once(self):
         """Post the ticks of the queues due now, ``batch_size`` queues a
@@ -98,17 +101,27 @@ class Ticker:
             except Exception:
                 LOG.exception('taking the due schedules failed')
                 break
-            for queue, project in taken:
-                try:
-                    self.tick(queue, project, now)
-                except Exception:
-                    LOG.exception('schedules of %s/%s: the pass failed; '
-                                  'again in %d s', project, queue,
-                                  self.lease)
+            if taken:
+                list(self._pool().map(self._tick_logged, taken,
+                                      [now] * len(taken)))
             count += len(taken)
             if len(taken) < self.batch_size:
                 break
         return count
+
+    def _pool(self):
+        if self._workers is None:
+            self._workers = futures.ThreadPoolExecutor(
+                WORKERS, thread_name_prefix='zaqar-delay-schedules')
+        return self._workers
+
+    def _tick_logged(self, taken, now):
+        queue, project = taken
+        try:
+            self.tick(queue, project, now)
+        except Exception:
+            LOG.exception('schedules of %s/%s: the pass failed; again in '
+                          '%d s', project, queue, self.lease)
 
     def tick(self, queue, project, now):
         """Post one queue's due ticks; write its state and next look."""
@@ -118,15 +131,15 @@ class Ticker:
             metadata = {}
         schedules = definition.of_queue(metadata, self.max_ttl)
         old = self.store.afters(queue, project) if schedules else {}
-        afters = {}
+        afters, posts = {}, []
         for schedule in schedules:
             due, afters[schedule.name] = ticks.plan(
                 schedule, old.get(schedule.name), now)
-            for start in range(0, len(due), POST_BATCH):
-                self.messages.post(
-                    queue, [message(schedule, tick)
-                            for tick in due[start:start + POST_BATCH]],
-                    CLIENT_ID, project)
+            posts += [message(schedule, tick) for tick in due]
+        # One post for the queue's schedules (most often one request).
+        for start in range(0, len(posts), POST_BATCH):
+            self.messages.post(queue, posts[start:start + POST_BATCH],
+                               CLIENT_ID, project)
         self.store.advance(queue, project, afters,
                            ticks.next_look(schedules, afters))
 
