@@ -41,9 +41,10 @@ def _second(text):
                .replace(tzinfo=datetime.timezone.utc).timestamp())
 
 
-class ScheduleTests:
+class ScheduleBase:
     store = 'redis.delay'
     project = 'p.1:sched'
+    in_server = False   # a dispatcher in the zaqar-server too
 
     def stack_options(self):
         if self.store.startswith('mongodb'):
@@ -53,7 +54,7 @@ class ScheduleTests:
     def setUp(self):
         super().setUp()
         options = {'storage': {'message_pipeline': pending.STAGE},
-                   'delay_push': {'dispatch_in_server': False,
+                   'delay_push': {'dispatch_in_server': self.in_server,
                                   'lease': LEASE, 'poll_interval': 0.5}}
         self.stack = zaqar_server.ZaqarServer(
             message_store=self.store, options=options,
@@ -117,6 +118,21 @@ class ScheduleTests:
     def assert_contiguous(self, found, every=EVERY):
         self.assertEqual(sorted(set(found)), found, 'a tick posted twice')
         self.assertEqual(list(range(found[0], found[-1] + 1, every)), found)
+
+
+class InServerTests(ScheduleBase):
+    in_server = True
+
+    def test_the_in_server_dispatcher_posts_the_ticks(self):
+        self.define({'name': 'inside', 'every': EVERY, 'body': 1})
+        first = self.wait_for_tick(0)[0]
+        found = self.wait_for_tick(first + 3 * EVERY)
+        self.assert_contiguous(found)
+        self.assertLessEqual(
+            found[-1], _second(self.listed()['inside']['last_tick']))
+
+
+class ScheduleTests(ScheduleBase):
 
     def test_three_dispatchers_post_each_tick_once(self):
         self.define({'name': 'race', 'every': EVERY, 'body': {'n': 1}})

@@ -13,3 +13,12 @@ class RedisTickingTest(schedules.ScheduleTests, testtools.TestCase):
 
 class MongodbTickingTest(schedules.ScheduleTests, testtools.TestCase):
     store = 'mongodb.delay'
+
+
+class RedisInServerTickingTest(schedules.InServerTests, testtools.TestCase):
+    store = 'redis.delay'
+
+
+class MongodbInServerTickingTest(schedules.InServerTests,
+                                 testtools.TestCase):
+    store = 'mongodb.delay'
