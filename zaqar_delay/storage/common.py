@@ -50,19 +50,19 @@ class DelaySettings:
         """The same clock in fractional seconds, for push dispatchers."""
         return time.time()
 
+    def _store(self, cls, what):
+        if cls is None:
+            raise NotImplementedError('%s keeps no %s'
+                                      % (type(self).__name__, what))
+        return cls(self)
+
     @decorators.lazy_property(write=False)
     def push_store(self):
-        if self.push_class is None:
-            raise NotImplementedError('%s keeps no pending pushes'
-                                      % type(self).__name__)
-        return self.push_class(self)
+        return self._store(self.push_class, 'pending pushes')
 
     @decorators.lazy_property(write=False)
     def schedule_store(self):
-        if self.schedule_class is None:
-            raise NotImplementedError('%s keeps no schedule index'
-                                      % type(self).__name__)
-        return self.schedule_class(self)
+        return self._store(self.schedule_class, 'schedule index')
 
     @decorators.lazy_property(write=False)
     def message_controller(self):

@@ -15,11 +15,11 @@ Failed pushes (``pending.FAILED_FIELDS``) are documents of the
 older than the retention.
 """
 
-import pymongo
 from zaqar.storage.mongodb import utils
 
 from zaqar_delay import pending
 from zaqar_delay.storage.mongodb import queries
+from zaqar_delay.storage.mongodb import side
 
 
 FAILED = 'zaqar_delay_failed_pushes'
@@ -31,20 +31,10 @@ class Pushes:
 
     def __init__(self, driver):
         self.driver = driver
-        self._failed_indexed = False
+        self._failed = side.Collection(driver, FAILED, 'at', 'failed_at')
 
     def _collections(self):
         return [db.messages for db in self.driver.message_databases]
-
-    def _failed(self):
-        """The failed-push collection; its ``at`` index is made by the
-        first call of this object (one request, not one per call)."""
-        collection = self.driver.message_databases[0][FAILED]
-        if not self._failed_indexed:
-            collection.create_index([('at', pymongo.ASCENDING)],
-                                    name='failed_at')
-            self._failed_indexed = True
-        return collection
 
     @utils.raises_conn_error
     @utils.retries_on_autoreconnect

@@ -21,6 +21,7 @@ import pymongo
 from zaqar.storage.mongodb import utils
 
 from zaqar_delay import pending
+from zaqar_delay.storage.mongodb import side
 
 COLLECTION = 'zaqar_delay_schedules'
 
@@ -34,17 +35,9 @@ class Schedules:
 
     def __init__(self, driver):
         self.driver = driver
-        self._indexed = False
-
-    def _collection(self):
-        """The collection; its ``n`` index is made by the first call of
-        this object."""
-        collection = self.driver.message_databases[0][COLLECTION]
-        if not self._indexed:
-            collection.create_index([('n', pymongo.ASCENDING)],
-                                    name='schedules_next')
-            self._indexed = True
-        return collection
+        # The collection; its ``n`` index is made by the first call.
+        self._collection = side.Collection(driver, COLLECTION, 'n',
+                                           'schedules_next')
 
     @utils.raises_conn_error
     @utils.retries_on_autoreconnect

@@ -18,6 +18,7 @@ from zaqar.storage.redis import utils
 
 from zaqar_delay import pending
 from zaqar_delay.storage.redis import keys
+from zaqar_delay.storage.redis import zsets
 
 
 class Pushes:
@@ -72,8 +73,7 @@ class Pushes:
     @utils.retries_on_connection_error
     def next_due(self):
         """The earliest due time (or lease expiry) pending, or None."""
-        first = self._client.zrange(keys.PUSHES, 0, 0, withscores=True)
-        return first[0][1] if first else None
+        return zsets.earliest(self._client, keys.PUSHES)
 
     @utils.raises_conn_error
     @utils.retries_on_connection_error

@@ -19,6 +19,7 @@ from zaqar.storage.redis import utils
 from zaqar_delay import pending
 from zaqar_delay.storage.redis import keys
 from zaqar_delay.storage.redis import scripting
+from zaqar_delay.storage.redis import zsets
 
 
 def member(queue, project):
@@ -80,8 +81,7 @@ class Schedules:
     @utils.raises_conn_error
     @utils.retries_on_connection_error
     def next_due(self):
-        first = self._client.zrange(keys.SCHEDULES, 0, 0, withscores=True)
-        return first[0][1] if first else None
+        return zsets.earliest(self._client, keys.SCHEDULES)
 
     @utils.raises_conn_error
     @utils.retries_on_connection_error

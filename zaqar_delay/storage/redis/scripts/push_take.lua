@@ -16,18 +16,11 @@ removes it when it has pushed it; if it dies first, the push is due
 again at the lease expiry and any dispatcher takes it then. Work:
 O(log n + limit).
 --]]
-local pushes = KEYS[1]
+--- @include "lease"
 local delivered = KEYS[2]
-local now = tonumber(ARGV[1])
-local limit = tonumber(ARGV[2])
-local lease_expires = tonumber(ARGV[3])
-
-local taken = redis.call('ZRANGEBYSCORE', pushes, '-inf', now,
-                         'LIMIT', 0, limit)
+local taken = lease(KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]),
+                    tonumber(ARGV[3]))
 if #taken == 0 then
     return {taken, {}}
-end
-for _, push in ipairs(taken) do
-    redis.call('ZADD', pushes, lease_expires, push)
 end
 return {taken, redis.call('HMGET', delivered, unpack(taken))}

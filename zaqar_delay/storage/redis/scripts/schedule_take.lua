@@ -12,14 +12,6 @@ at the lease expiry: the dispatcher rescores it at its next look when
 it has posted its ticks; if it dies first, the queue is due again at the
 lease expiry and any dispatcher takes it then. Work: O(log n + limit).
 --]]
-local schedules = KEYS[1]
-local now = tonumber(ARGV[1])
-local limit = tonumber(ARGV[2])
-local lease_expires = tonumber(ARGV[3])
-
-local taken = redis.call('ZRANGEBYSCORE', schedules, '-inf', now,
-                         'LIMIT', 0, limit)
-for _, member in ipairs(taken) do
-    redis.call('ZADD', schedules, lease_expires, member)
-end
-return taken
+--- @include "lease"
+return lease(KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]),
+             tonumber(ARGV[3]))
