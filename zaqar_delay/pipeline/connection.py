@@ -10,9 +10,10 @@ the poster retries with backoff.
 """
 
 import http.client
-import json
 import ssl
 import urllib.parse
+
+from zaqar_delay import replies
 
 
 class Failure(Exception):
@@ -22,27 +23,6 @@ class Failure(Exception):
     def __init__(self, cause):
         super().__init__(str(cause))
         self.kind = type(cause).__name__
-
-
-class Reply:
-    """A reply: ``status_code``, ``reason``, ``content``, ``text``,
-    ``ok`` and ``json()``, as the poster reads them."""
-
-    def __init__(self, status, reason, content):
-        self.status_code = status
-        self.reason = reason
-        self.content = content
-
-    @property
-    def ok(self):
-        return self.status_code < 400
-
-    @property
-    def text(self):
-        return self.content.decode('utf-8', 'replace')
-
-    def json(self):
-        return json.loads(self.content)
 
 
 # What a request on a connection the server has closed meanwhile raises.
@@ -96,7 +76,7 @@ class Connection:
         content = reply.read()
         if reply.will_close:
             self.close()
-        return Reply(reply.status, reply.reason, content)
+        return replies.Reply(reply.status, content, reason=reply.reason)
 
     def close(self):
         if self._conn is not None:

@@ -18,26 +18,7 @@ import urllib.request
 
 import requests
 
-
-class Response:
-    """What a push reads of a reply: ``status_code``, and truth as
-    ``requests.Response`` has it (status below 400)."""
-
-    def __init__(self, status, headers, content):
-        self.status_code = status
-        self.headers = headers
-        self.content = content
-
-    @property
-    def ok(self):
-        return self.status_code < 400
-
-    def __bool__(self):
-        return self.ok
-
-    @property
-    def text(self):
-        return self.content.decode('utf-8', 'replace')
+from zaqar_delay import replies
 
 
 def _direct(url):
@@ -76,8 +57,8 @@ def post(url, data=None, headers=None, timeout=None, light=True):
         connection.sock.settimeout(read)
         connection.request('POST', path, body=body, headers=headers or {})
         reply = connection.getresponse()
-        response = Response(reply.status, dict(reply.getheaders()),
-                            reply.read())
+        response = replies.Reply(reply.status, reply.read(),
+                                 headers=dict(reply.getheaders()))
     except TimeoutError as e:
         raise requests.Timeout(e) from None
     except (OSError, http.client.HTTPException) as e:
