@@ -44,7 +44,15 @@ redis_server_clock = cfg.BoolOpt(
          'deliver a message up to s seconds early; with the server\'s, '
          'every host judges time alike.')
 
-ALL_OPTS = [ttl_shorter_than_delay, promote_batch_size, redis_server_clock]
+max_history_ttl = cfg.IntOpt(
+    'max_history_ttl', default=7 * 86400, min=1,
+    help='Largest _history_ttl a queue may have: the most seconds a '
+         'message\'s history (the message as posted and what happened to '
+         'it) is kept after each event. A queue PUT or metadata PATCH '
+         'with a larger value is refused with a 400.')
+
+ALL_OPTS = [ttl_shorter_than_delay, promote_batch_size, redis_server_clock,
+            max_history_ttl]
 
 # Beside Zaqar's [drivers:message_store:redis] (uri, reconnects): what
 # only redis.delay does with its store. A pool's options of the same

@@ -11,7 +11,7 @@ class OptsTest(testtools.TestCase):
         manager = stevedore.DriverManager('oslo.config.opts', 'zaqar_delay')
         groups = dict(manager.driver())
         self.assertEqual({'ttl_shorter_than_delay', 'promote_batch_size',
-                          'redis_server_clock'},
+                          'redis_server_clock', 'max_history_ttl'},
                          {o.name for o in groups['delay']})
         self.assertEqual(['wait_replicas', 'wait_timeout_ms'],
                          [o.name for o in groups[opts.REDIS_GROUP]])
@@ -26,6 +26,7 @@ class OptsTest(testtools.TestCase):
         self.assertEqual('reject', conf.delay.ttl_shorter_than_delay)
         self.assertEqual(100, conf.delay.promote_batch_size)
         self.assertFalse(conf.delay.redis_server_clock)
+        self.assertEqual(7 * 86400, conf.delay.max_history_ttl)
         self.assertEqual(900, conf.transport.max_message_delay)
 
     def test_policy_choices(self):

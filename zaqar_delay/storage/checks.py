@@ -15,6 +15,8 @@ from zaqar.conf import transport
 
 from zaqar_delay import dedup
 from zaqar_delay import errors
+from zaqar_delay.history import events as history
+from zaqar_delay import opts
 from zaqar_delay import retry
 from zaqar_delay.schedules import definition
 from zaqar_delay.storage import upstream
@@ -24,13 +26,15 @@ from zaqar_delay.storage import upstream
 WSGI_QUEUES = 'zaqar.transport.wsgi.v2_0.queues'
 
 
-def check(metadata, max_delay, max_ttl):
+def check(metadata, max_delay, max_ttl, max_history_ttl=None):
     """Raise DelayError for metadata the delay drivers refuse."""
     metadata = metadata or {}
     if retry.KEY in metadata:
         retry.check(metadata[retry.KEY], max_delay)
     dedup.check(metadata, max_ttl)
     definition.check(metadata, max_ttl)
+    if max_history_ttl is not None:
+        history.check(metadata, max_history_ttl)
 
 
 class RefusalRecords(logging.Filter):
@@ -74,6 +78,7 @@ class QueueMetadataCheck:
         self.max_delay = driver.max_delay
         self.max_ttl = driver.conf[transport.GROUP_NAME].max_message_ttl
         self.driver = driver
+        self.max_history_ttl = driver.conf[opts.GROUP].max_history_ttl
         quiet_wsgi_refusals()
 
     def _index(self, name, metadata, project):
@@ -84,11 +89,12 @@ class QueueMetadataCheck:
 
     def create(self, name, metadata=None, project=None):
         try:
-            check(metadata, self.max_delay, self.max_ttl)
+            check(metadata, self.max_delay, self.max_ttl,
+                  self.max_history_ttl)
         except errors.DelayError as exc:
             raise errors.QueueMetadataRefused(name, str(exc)) from None
         self._index(name, metadata, project)
 
     def set_metadata(self, name, metadata, project=None):
-        check(metadata, self.max_delay, self.max_ttl)
+        check(metadata, self.max_delay, self.max_ttl, self.max_history_ttl)
         self._index(name, metadata, project)

@@ -111,3 +111,18 @@ class QueueMetadataCheckTest(testtools.TestCase):
         stage.set_metadata('q.2', good, None)
         stage.set_metadata('q.3', {'other': 1}, None)
         self.assertEqual([('q.1', 'p', 101), ('q.2', None, 101)], touched)
+
+    def test_history_ttl_is_checked_against_its_maximum(self):
+        self.stage_conf.set_override('max_history_ttl', 3600, 'delay')
+        stage = checks.QueueMetadataCheck(
+            types.SimpleNamespace(max_delay=900, conf=self.stage_conf), None)
+        for value in (0, -5, 1.5, '60', True, 3601):
+            error = self.assertRaises(validation.ValidationFailed,
+                                      stage.set_metadata, 'q',
+                                      {'_history_ttl': value}, 'p')
+            self.assertIn('_history_ttl must be a whole number', str(error))
+            self.assertIn('3600', str(error))
+        self.assertRaises(errors.QueueMetadataRefused, stage.create, 'q.1',
+                          {'_history_ttl': 0}, 'p')
+        self.assertIsNone(stage.set_metadata('q', {'_history_ttl': 3600},
+                                             'p'))
