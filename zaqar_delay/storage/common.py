@@ -11,6 +11,7 @@ from zaqar.storage import errors
 
 from zaqar_delay import dedup
 from zaqar_delay import delay
+from zaqar_delay.history import events as history
 from zaqar_delay import opts
 from zaqar_delay import pending
 
@@ -99,11 +100,19 @@ def post_terms(driver, queue_controller, queue, project, messages):
     """(delays, dedups) of posted messages: each one's checked delay (see
     ``message_delays``) and its ``dedup.Dedup`` or None. Reads the
     queue's metadata once."""
+    return post_plan(driver, queue_controller, queue, project,
+                     messages)[:2]
+
+
+def post_plan(driver, queue_controller, queue, project, messages):
+    """``post_terms`` and the queue's history ttl (seconds, 0 for none:
+    ``zaqar_delay.history.events``), from the same one read."""
     metadata = _metadata(queue_controller, queue, project)
     delays = delay.prepare(messages, delay.queue_default(metadata),
                            driver.max_delay,
                            driver.delay_conf.ttl_shorter_than_delay)
-    return delays, dedup.of_messages(metadata, messages)
+    return (delays, dedup.of_messages(metadata, messages),
+            history.of_queue(metadata, driver.delay_conf.max_history_ttl))
 
 
 def plain_uri(uri, backend):
@@ -142,19 +151,24 @@ class UriOptions:
         return getattr(self._group, name)
 
 
-def pop(message_controller, queue, limit, project):
+def pop(message_controller, queue, limit, project, delete=None):
     """Pop as a claim: claim up to ``limit`` for a minute, delete what
     the claim took (only while it holds it), drop the claim. Upstream's
     redis pop claims for one second, which a whole-second clock can end
     at once, so that another claimer could take a message the pop
-    returns."""
+    returns. ``delete(queue, ids, project, claim_id)`` replaces the
+    controller's ``bulk_delete`` (a driver that records pops)."""
     claims = message_controller.driver.claim_controller
     claim_id, messages = claims.create(queue, {'ttl': 60, 'grace': 0},
                                        project, limit=limit)
     if not claim_id:
         return []
     messages = list(messages)
-    message_controller.bulk_delete(queue, [msg['id'] for msg in messages],
-                                   project, claim_ids=[claim_id])
+    ids = [msg['id'] for msg in messages]
+    if delete is None:
+        message_controller.bulk_delete(queue, ids, project,
+                                       claim_ids=[claim_id])
+    else:
+        delete(queue, ids, project, claim_id)
     claims.delete(queue, claim_id, project)
     return messages

@@ -31,7 +31,7 @@ class ClaimController(upstream_claims.ClaimController):
 
     def _keys(self, queue, project, claim_id):
         return list(keys.index(queue, project)) + keys.claim(
-            queue, project, claim_id)
+            queue, project, claim_id) + [keys.history(queue, project)]
 
     @utils.raises_conn_error
     @utils.retries_on_connection_error
@@ -94,8 +94,9 @@ class ClaimController(upstream_claims.ClaimController):
                 keys=list(keys.index(queue, project)) +
                 list(keys.index(policy.queue, project)) +
                 [keys.rank_counter(policy.queue, project), msg['id']] +
-                keys.claim(queue, project, claim_id),
-                args=[now, claim_id, policy.ttl or ''])
+                keys.claim(queue, project, claim_id) +
+                [keys.history(queue, project)],
+                args=[now, claim_id, policy.ttl or '', policy.queue])
         return deliver
 
     @utils.raises_conn_error

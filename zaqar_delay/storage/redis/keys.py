@@ -42,6 +42,8 @@ PUSHES_DELIVERED = 'zaqar_delay.pushes.delivered'
 # Failed pushes: record key -> JSON record, and record key -> when failed.
 FAILED_PUSHES = 'zaqar_delay.pushes.failed'
 FAILED_PUSHES_AT = 'zaqar_delay.pushes.failed_at'
+# A queue's history (``_history_ttl``): a stream of events, see history.py.
+HISTORY = 'zaqar_delay.history.'
 CLAIMS = 'claims'                   # upstream: claim expiry -> claim id
 CLAIM_MESSAGES = 'messages'         # upstream: messages.<claim id>, a list
 
@@ -69,6 +71,15 @@ def dedup(queue, project, digest):
     """A dedup key: the id of the message holding a key value (with the
     dedup window as the key's expiry)."""
     return utils.scope_queue_index(queue, project, DEDUP + digest)
+
+
+def history(queue, project):
+    """The history stream of a queue: ``zaqar_delay.history.<n>:<project>.
+    <queue>``, n being the length of the project id, so that no two
+    (project, queue) pairs share it, whatever dots either holds (unlike
+    upstream's ``<project>.<queue>`` names)."""
+    project = project or ''
+    return '%s%d:%s.%s' % (HISTORY, len(project), project, queue)
 
 
 def rank_counter(queue, project):

@@ -32,7 +32,11 @@ class MessageController(upstream_messages.MessageController):
     retry``). On a queue with ``_dedup_key``, ``<project>.<queue>.dedup.
     <digest>`` holds ``<message id> <window end>``: the message holding
     a key value, until then (``zaqar_delay.dedup``; the post script keeps
-    it).
+    it). On a queue with ``_history_ttl``, each message posted has ``h``
+    (that ttl) and every script that changes it appends the change to
+    the queue's stream ``zaqar_delay.history.<n>:<project>.<queue>``
+    in the same step (``zaqar_delay.storage.redis.history``); a message
+    without ``h`` costs no more than before.
 
     This driver adds five sorted sets per queue; every message is in
     exactly one state, and each state is indexed by rank and, where it
@@ -90,14 +94,23 @@ class MessageController(upstream_messages.MessageController):
     def post(self, queue, messages, client_uuid, project=None):
         messages = list(messages)
         client_uuid = str(uuid.UUID(str(client_uuid)))
-        delays, dedups = common.post_terms(self.driver, self._queue_ctrl,
-                                           queue, project, messages)
+        delays, dedups, keep = common.post_plan(
+            self.driver, self._queue_ctrl, queue, project, messages)
+        return self.store(queue, project, messages, client_uuid, delays,
+                          dedups, keep)
+
+    def store(self, queue, project, messages, client_uuid, delays, dedups,
+              keep=0):
+        """Store checked messages (``post`` without its checks): with
+        their delays, ``dedup.Dedup`` (or None) each, and the queue's
+        history ttl ``keep`` (0: none); returns the id answering for
+        each. One script call."""
         checksums = self.driver.conf.enable_checksum
 
         ids = [uuidutils.generate_uuid() for _ in messages]
         pushed = (pending.suffix(queue, project) if self.driver.pushes
                   else '')
-        args = [self._now(), pushed]
+        args = [self._now(), pushed, keep]
         own_keys = []
         for mid, msg, msg_delay, dedup in zip(ids, messages, delays, dedups):
             body = msg.get('body', {})
@@ -109,7 +122,8 @@ class MessageController(upstream_messages.MessageController):
 
         answers = self._post(list(keys.index(queue, project)) +
                              [keys.rank_counter(queue, project),
-                              keys.PUSHES] + own_keys, args)
+                              keys.PUSHES, keys.history(queue, project)] +
+                             own_keys, args)
         return [answer.decode() if isinstance(answer, bytes) else answer
                 for answer in answers]
 
@@ -135,7 +149,8 @@ class MessageController(upstream_messages.MessageController):
 
         now = self._now()
         reply = self._lua['list'](
-            keys=list(keys.index(queue, project)),
+            keys=list(keys.index(queue, project)) + [
+                keys.history(queue, project)],
             args=[now, self._marker_rank(queue, project, marker), limit,
                   int(bool(include_claimed)), int(bool(include_delayed)),
                   int(bool(echo)), str(client_uuid or ''),
@@ -179,7 +194,8 @@ class MessageController(upstream_messages.MessageController):
 
     def _delete(self, queue, project, message_ids, check, claim_ids=()):
         reply = self._lua['delete'](
-            keys=list(keys.index(queue, project)) + list(message_ids),
+            keys=list(keys.index(queue, project)) + [
+                keys.history(queue, project)] + list(message_ids),
             args=[self._now(), check] + list(claim_ids))
         return [int(reply[0])] + [r.decode() for r in reply[1:]
                                   if isinstance(r, bytes)]
@@ -209,7 +225,14 @@ class MessageController(upstream_messages.MessageController):
             raise errors.MessageNotClaimedBy(message_id, claim)
 
     def pop(self, queue, limit, project=None):
-        return common.pop(self, queue, limit, project)
+        return common.pop(self, queue, limit, project, self._popped)
+
+    @utils.raises_conn_error
+    @utils.retries_on_connection_error
+    def _popped(self, queue, message_ids, project, claim_id):
+        # Deletes as bulk_delete with a claim, recorded as popped.
+        if message_ids:
+            self._delete(queue, project, message_ids, 'popped', [claim_id])
 
     @utils.raises_conn_error
     @utils.retries_on_connection_error

@@ -13,6 +13,7 @@ from zaqar_delay.storage import upstream
 
 # The msgpack encoding of a message body that upstream reads back.
 pack = upstream.private('zaqar.storage.redis.models', '_pack')
+unpack = upstream.private('zaqar.storage.redis.models', '_unpack')
 # A redis client (with sentinel support) from an object with a
 # ``redis_conf.uri``.
 get_redis_client = upstream.private('zaqar.storage.redis.driver',

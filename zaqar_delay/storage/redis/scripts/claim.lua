@@ -3,6 +3,7 @@ claim: claim up to `limit` ready messages, oldest rank first.
 
 KEYS[1..6]  queue index keys (see index.lua)
 KEYS[7..9]  the claim's keys (see claim_terms.lua)
+KEYS[10]    the queue's history stream (see history.lua)
 
 ARGV[1..6]  the claim's terms (see claim_terms.lua)
 ARGV[7] limit        ARGV[8] batch (work bound)
@@ -11,12 +12,17 @@ ARGV[9] backoff initial   ARGV[10] backoff factor   ARGV[11] backoff max
 
 Returns one HGETALL reply (a flat field/value list) per claimed message.
 When the claim hash already exists the call is a retry of a claim that
-already ran: its messages are returned and nothing else changes.
+already ran: its messages are returned and nothing else changes. Each
+message taken is recorded as claimed, each found expired as expired, in
+the history of messages that keep one.
 Work: O((batch + limit) log n).
 --]]
 --- @include "index"
+--- @include "history"
 --- @include "claim_terms"
 --- @include "promote"
+
+local history = KEYS[10]
 
 local limit = tonumber(ARGV[7])
 local batch = tonumber(ARGV[8])
@@ -50,7 +56,7 @@ if redis.call('EXISTS', claim_hash) == 1 then
     return hashes(redis.call('LRANGE', claim_list, 0, -1))
 end
 
-promote(now, batch)
+promote(now, batch, history)
 
 local taken = {}
 local scanned = 0
@@ -64,10 +70,14 @@ while #taken < limit and scanned < batch + limit do
         local mid, rank = head[i], head[i + 1]
         scanned = scanned + 1
         redis.call('ZREM', ready, mid)
-        local expires = tonumber(redis.call('HGET', mid, 'e'))
+        local held = redis.call('HMGET', mid, 'e', 'h', 'c.c')
+        local expires = tonumber(held[1])
         if expires and expires > now then
             redis.call('HSET', mid, 'c', claim_id, 'c.e', claim_expires)
-            backoff(mid, redis.call('HINCRBY', mid, 'c.c', 1))
+            local count = redis.call('HINCRBY', mid, 'c.c', 1)
+            backoff(mid, count)
+            record(history, held[2], now, mid, 'claimed',
+                   {'claim', claim_id, 'count', count})
             if expires < msg_expires then
                 redis.call('HSET', mid, 't', msg_ttl, 'e', msg_expires)
                 redis.call('EXPIRE', mid, msg_ttl)
@@ -75,6 +85,11 @@ while #taken < limit and scanned < batch + limit do
             redis.call('ZADD', claimed, rank, mid)
             redis.call('ZADD', claim_expiry, claim_expires, mid)
             taken[#taken + 1] = mid
+        elseif expires then
+            record(history, held[2], now, mid, 'expired',
+                   {'count', held[3] or ''})
+        else
+            record_gone(history, now, mid)
         end
     end
 end

@@ -8,23 +8,31 @@ KEYS[14]     the message hash key (its id)
 KEYS[15]     <project>.<queue>.claims    zset claim expiry -> claim id
 KEYS[16]     <claim id>                  hash: id, t, e, n
 KEYS[17]     messages.<claim id>         list of claimed message ids
+KEYS[18]     the source queue's history stream (see history.lua)
 
 ARGV[1] now     ARGV[2] claim id     ARGV[3] new ttl ('' keeps the ttl)
+ARGV[4] the dead letter queue's name (for the history)
 
 The message leaves every set of the source queue and its claim, and
-becomes ready in the dead letter queue with the next rank there.
+becomes ready in the dead letter queue with the next rank there; it
+is recorded as dead_lettered in the source queue's history when the
+message keeps one.
 Returns 1, or 0 when the message is gone or no longer held by the claim.
 --]]
 --- @include "index"
+--- @include "history"
 local now = tonumber(ARGV[1])
 local claim_id = ARGV[2]
 local mid = KEYS[14]
 local dlq_messages, dlq_ready, dlq_rank_counter = KEYS[7], KEYS[8], KEYS[13]
 local claims, claim_hash, claim_list = KEYS[15], KEYS[16], KEYS[17]
 
-if redis.call('HGET', mid, 'c') ~= claim_id then
+local held = redis.call('HMGET', mid, 'c', 'h')
+if held[1] ~= claim_id then
     return 0
 end
+record(KEYS[18], held[2], now, mid, 'dead_lettered',
+       {'claim', claim_id, 'to', ARGV[4]})
 
 for _, set in ipairs(index_sets) do
     redis.call('ZREM', set, mid)

@@ -2,31 +2,38 @@
 delete: delete messages of one queue, all or none, after a claim check.
 
 KEYS[1..6]  queue index keys (see index.lua)
-KEYS[7..]   message hash keys (message ids)
+KEYS[7]     the queue's history stream (see history.lua)
+KEYS[8..]   message hash keys (message ids)
 
 ARGV[1]     now
 ARGV[2]     check: 'unclaimed' (none may be held by a live claim),
-            'claims' (each must be held by one of ARGV[3..]) or 'any'
-ARGV[3..]   claim ids, with 'claims'
+            'claims' (each must be held by one of ARGV[3..]), 'popped'
+            (as 'claims', for a pop) or 'any'
+ARGV[3..]   claim ids, with 'claims' and 'popped'
 
-Ids that are not in this queue are ignored (never deleted).
+Ids that are not in this queue are ignored (never deleted). Each
+message deleted is recorded as deleted (with the live claim holding it,
+if any; popped 1 for a pop) in the history of messages that keep one.
 Returns {0, deleted} or, when the check fails, nothing is deleted and
 {1, id, holder} (held by a live claim), {2, id} (not claimed) or
 {3, id, holder} (held by another claim) is returned.
 --]]
 --- @include "index"
+--- @include "history"
+local history = KEYS[7]
 local now = tonumber(ARGV[1])
-local check = ARGV[2]
+local popped = ARGV[2] == 'popped' and 1 or 0
+local check = popped == 1 and 'claims' or ARGV[2]
 local allowed = {}
 for i = 3, #ARGV do
     allowed[ARGV[i]] = true
 end
 
 local present = {}
-for i = 7, #KEYS do
+for i = 8, #KEYS do
     local mid = KEYS[i]
     if redis.call('ZSCORE', messages, mid) then
-        local held = redis.call('HMGET', mid, 'c', 'c.e')
+        local held = redis.call('HMGET', mid, 'c', 'c.e', 'h')
         local holder = held[1]
         local live = holder and holder ~= '' and tonumber(held[2]) > now
         if check == 'unclaimed' and live then
@@ -36,11 +43,14 @@ for i = 7, #KEYS do
         elseif check == 'claims' and live and not allowed[holder] then
             return {3, mid, holder}
         end
-        present[#present + 1] = mid
+        present[#present + 1] = {mid, live and holder or '', held[3]}
     end
 end
 
-for _, mid in ipairs(present) do
+for _, gone in ipairs(present) do
+    local mid = gone[1]
+    record(history, gone[3], now, mid, 'deleted',
+           {'claim', gone[2], 'popped', popped})
     redis.call('DEL', mid)
     for _, set in ipairs(index_sets) do
         redis.call('ZREM', set, mid)

@@ -20,6 +20,7 @@ local index_sets = {messages, ready, waiting, due, claimed, claim_expiry}
 -- A message a claim gives back at `since` (released then, or its claim
 -- expired then) is ready, or, with a retry backoff 'rb' (seconds, written
 -- by claim.lua), waiting until since + rb if that is after `now`.
+-- Returns the backoff wait (0: none): due again at since + wait.
 local function give_back(mid, rank, since, now)
     local wait = tonumber(redis.call('HGET', mid, 'rb') or 0)
     redis.call('HDEL', mid, 'rb')
@@ -30,4 +31,5 @@ local function give_back(mid, rank, since, now)
     else
         redis.call('ZADD', ready, rank, mid)
     end
+    return wait
 end

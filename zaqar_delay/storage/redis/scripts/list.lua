@@ -2,6 +2,7 @@
 list: one page of messages after a rank marker, in rank order.
 
 KEYS[1..6]  queue index keys (see index.lua)
+KEYS[7]     the queue's history stream (see history.lua)
 
 ARGV[1] now           ARGV[2] marker rank (exclusive; 0 = from the start)
 ARGV[3] limit         ARGV[4] include claimed ('1'/'0')
@@ -15,6 +16,7 @@ most limit + batch entries are examined.
 Returns {next marker rank or '', id, ...}. Work: O((batch + limit) log n).
 --]]
 --- @include "index"
+--- @include "history"
 --- @include "promote"
 
 local now = tonumber(ARGV[1])
@@ -24,7 +26,7 @@ local echo = ARGV[6] == '1'
 local client_uuid = ARGV[7]
 local batch = tonumber(ARGV[8])
 
-promote(now, batch)
+promote(now, batch, KEYS[7])
 
 local sources
 if ARGV[4] == '1' and ARGV[5] == '1' then

@@ -4,7 +4,8 @@ post: store messages and index them, in one atomic step.
 KEYS[1..6]  queue index keys (see index.lua)
 KEYS[7]     <project>.<queue>.rank_counter   string, next rank
 KEYS[8]     zaqar_delay.pushes               zset due time -> push
-KEYS[9..]   two per message: its hash key (the message id), and its
+KEYS[9]     the queue's history stream (see history.lua)
+KEYS[10..]  two per message: its hash key (the message id), and its
             dedup key <project>.<queue>.dedup.<digest> (any key when the
             message has no dedup window)
 
@@ -12,7 +13,11 @@ ARGV[1]     now (unix seconds)
 ARGV[2]     push suffix: '/<queue>/<project>' when every stored message
             is to be pushed to subscribers when due (a pending push
             '<id>/<queue>/<project>', scored by the due time), else ''
-ARGV[3..]   six per message: ttl, delay (seconds), client uuid,
+ARGV[3]     history ttl: the queue's _history_ttl (0: none); above 0,
+            each stored message keeps it (hash field 'h') and is
+            recorded as posted, with its body, ttl, delay, due time and
+            dedup digest
+ARGV[4..]   six per message: ttl, delay (seconds), client uuid,
             body (msgpack), checksum ('' for none), dedup window (seconds;
             0: not deduplicated)
 
@@ -24,17 +29,19 @@ is not stored: that message answers for it; otherwise the key names it
 Returns the id answering for each message, in order.
 --]]
 --- @include "index"
+--- @include "history"
 local now = tonumber(ARGV[1])
 local push_suffix = ARGV[2]
+local keep = tonumber(ARGV[3])
 
-local rank_counter, pushes = KEYS[7], KEYS[8]
+local rank_counter, pushes, history = KEYS[7], KEYS[8], KEYS[9]
 local rank = tonumber(redis.call('GET', rank_counter) or 1)
 local first_rank = rank
 
 local answers = {}
-for i = 9, #KEYS, 2 do
+for i = 10, #KEYS, 2 do
     local mid, dedup_key = KEYS[i], KEYS[i + 1]
-    local base = 2 + (i - 9) / 2 * 6
+    local base = 3 + (i - 10) / 2 * 6
     local window = tonumber(ARGV[base + 6])
     local answer = mid
     if window > 0 then
@@ -65,6 +72,14 @@ for i = 9, #KEYS, 2 do
                    'c.c', 0, 'd', due_at, 'b', ARGV[base + 4])
         if ARGV[base + 5] ~= '' then
             redis.call('HSET', mid, 'cs', ARGV[base + 5])
+        end
+        if keep > 0 then
+            redis.call('HSET', mid, 'h', keep)
+            record(history, keep, now, mid, 'posted',
+                   {'ttl', ttl, 'delay', ARGV[base + 2], 'due', due_at,
+                    'dedup', window > 0 and
+                        string.match(dedup_key, '([^.]*)$') or '',
+                    'b', ARGV[base + 4]})
         end
         redis.call('EXPIRE', mid, ttl)
 

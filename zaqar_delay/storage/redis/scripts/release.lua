@@ -6,25 +6,33 @@ KEYS[1..6]  queue index keys (see index.lua)
 KEYS[7]     <project>.<queue>.claims    zset claim expiry -> claim id
 KEYS[8]     <claim id>                  hash: id, t, e, n
 KEYS[9]     messages.<claim id>         list of claimed message ids
+KEYS[10]    the queue's history stream (see history.lua)
 
 ARGV[1] now     ARGV[2] claim id
 
+Each message given back is recorded as released, with the backoff wait
+applied, in the history of messages that keep one.
 Returns the number of messages released. Work: O(claim size * log n).
 --]]
 --- @include "index"
+--- @include "history"
 local claims, claim_hash, claim_list = KEYS[7], KEYS[8], KEYS[9]
+local history = KEYS[10]
 local now = tonumber(ARGV[1])
 local claim_id = ARGV[2]
 local released = 0
 
 for _, mid in ipairs(redis.call('LRANGE', claim_list, 0, -1)) do
-    if redis.call('HGET', mid, 'c') == claim_id then
+    local held = redis.call('HMGET', mid, 'c', 'h')
+    if held[1] == claim_id then
         redis.call('HSET', mid, 'c', '', 'c.e', now)
         local rank = redis.call('ZSCORE', messages, mid)
         redis.call('ZREM', claimed, mid)
         redis.call('ZREM', claim_expiry, mid)
         if rank then
-            give_back(mid, rank, now, now)
+            local wait = give_back(mid, rank, now, now)
+            record(history, held[2], now, mid, 'released',
+                   {'claim', claim_id, 'wait', wait})
             released = released + 1
         end
     end

@@ -1,0 +1,94 @@
+"""Message history on ``redis.delay``, on the storage driver with
+Zaqar's clock frozen: exact event times, claim expiries, pops, and
+nothing written for a queue without ``_history_ttl``."""
+
+from oslo_utils import timeutils
+
+from tests.common import behaviour
+from tests.fixtures import redis_store
+from zaqar_delay.storage.redis import history
+from zaqar_delay.storage.redis import keys
+
+PROJECT = behaviour.PROJECT
+
+
+class RedisHistoryTest(behaviour.Helpers, redis_store.DelayTestBase):
+
+    def keep(self, seconds=3600, queue=None, project=PROJECT, **more):
+        self.queues.set_metadata(queue or self.queue,
+                                 dict(more, _history_ttl=seconds),
+                                 project=project)
+
+    def events(self, queue=None, project=PROJECT):
+        return [(e.at, e.kind, e.fields) for e in history.events(
+            self.driver, queue or self.queue, project)]
+
+    def test_every_change_at_its_time(self):
+        self.keep(_retry_backoff={'initial': 7})
+        t0 = timeutils.utcnow_ts()
+        (mid,) = self.post(5)
+        timeutils.advance_time_seconds(5)
+        claim_id, _ = self.claim(ttl=30)
+        timeutils.advance_time_seconds(30)         # the claim expires
+        timeutils.advance_time_seconds(7)          # and backs off
+        second, _ = self.claim(ttl=30)
+        timeutils.advance_time_seconds(2)
+        self.messages.delete(self.queue, mid, PROJECT, claim=second)
+        found = self.events()
+        self.assertEqual([
+            (t0, 'posted'), (t0 + 5, 'claimed'), (t0 + 35, 'claim_expired'),
+            (t0 + 42, 'claimed'), (t0 + 44, 'deleted')],
+            [(at, kind) for at, kind, _ in found])
+        posted = found[0][2]
+        self.assertEqual({'n': 0}, posted.pop('body'))
+        self.assertEqual({'ttl': '3600', 'delay': '5', 'due': str(t0 + 5),
+                          'dedup': ''}, posted)
+        self.assertEqual({'claim': claim_id, 'wait': '7'}, found[2][2])
+        self.assertEqual({'claim': second, 'count': '2'}, found[3][2])
+        self.assertEqual({'claim': second, 'popped': '0'}, found[4][2])
+
+    def test_pops_and_unclaimed_deletes_say_so(self):
+        self.keep()
+        first, second = self.post(0, 0)
+        self.messages.delete(self.queue, first, PROJECT)
+        self.assertEqual(1, len(self.messages.pop(self.queue, 5, PROJECT)))
+        deleted = [(e.message_id, e.fields) for e in history.events(
+            self.driver, self.queue, PROJECT) if e.kind == 'deleted']
+        self.assertEqual(first, deleted[0][0])
+        self.assertEqual({'claim': '', 'popped': '0'}, deleted[0][1])
+        self.assertEqual(second, deleted[1][0])
+        self.assertEqual('1', deleted[1][1]['popped'])
+        self.assertNotEqual('', deleted[1][1]['claim'])
+
+    def test_dedup_digest_is_kept(self):
+        self.keep(_dedup_key='job')
+        self.messages.post(self.queue, [{'ttl': 60, 'body': {'job': 1}}],
+                           behaviour.CLIENT, project=PROJECT)
+        self.assertEqual(40, len(self.events()[0][2]['dedup']))
+
+    def test_expired_while_waiting_is_recorded_by_a_list(self):
+        self.keep()
+        (mid,) = self.post(30)
+        self.redis.delete(mid)          # its hash expired
+        timeutils.advance_time_seconds(30)
+        self.list_ids()
+        self.assertEqual(['posted', 'expired'],
+                         [kind for _, kind, _ in self.events()])
+
+    def test_nothing_is_written_without_history_ttl(self):
+        (mid,) = self.post(0)
+        claim_id, _ = self.claim()
+        self.claims.delete(self.queue, claim_id, PROJECT)
+        self.assertIsNone(self.redis.hget(mid, 'h'))
+        self.messages.delete(self.queue, mid, PROJECT)
+        self.assertEqual(0, self.redis.exists(
+            keys.history(self.queue, PROJECT)))
+        self.assertEqual([], self.events())
+
+    def test_dotted_projects_and_queues_keep_apart(self):
+        for queue, project in (('b.c', 'a'), ('c', 'a.b')):
+            self.queues.create(queue, project=project)
+            self.keep(queue=queue, project=project)
+            self.post(0, queue=queue, project=project)
+        self.assertEqual(1, len(self.events('b.c', 'a')))
+        self.assertEqual(1, len(self.events('c', 'a.b')))

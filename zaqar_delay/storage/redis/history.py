@@ -1,0 +1,68 @@
+"""Read and replay a queue's history on ``redis.delay``.
+
+Each queue with ``_history_ttl`` has one stream,
+``zaqar_delay.history.<n>:<project>.<queue>`` (``keys.history``), which
+the message scripts append to in the same atomic step as each change
+(``scripts/history.lua``):
+
+==============  =========================================================
+Entry field     Holds
+==============  =========================================================
+``m``           the message id
+``k``           the kind (``zaqar_delay.history.history.KINDS``)
+``t``           Zaqar's time of the event, UNIX seconds
+``ttl delay``   posted: as posted; ``due``: created + delay
+``dedup``       posted: the dedup digest ('' for none)
+``b``           posted: the body, msgpack as in the message hash
+``claim``       claimed, released, claim_expired, dead_lettered, deleted
+``count``       claimed: the claim count; expired: '' when unknown
+``wait``        released, claim_expired: the retry backoff applied (s)
+``to``          dead_lettered, replayed: the queue it went to
+``popped``      deleted: 1 for a pop
+``as``          replayed: the id answering for it in ``to``
+==============  =========================================================
+
+Entry ids are the redis server's time; the stream is trimmed to
+``_history_ttl`` and expires that long after its last entry. Reading a
+time range costs one XRANGE per ``page`` entries of that range.
+"""
+
+from zaqar_delay.history import events as history
+from zaqar_delay.storage.redis import keys
+from zaqar_delay.storage.redis import upstream
+
+# Seconds the stream ids (the redis server's clock) may be off from the
+# events' times (Zaqar's clock), around a time range read.
+SKEW = 60
+
+
+def _event(fields):
+    fields = {name.decode(): value for name, value in fields.items()}
+    body = fields.pop('b', None)
+    found = {name: value.decode() for name, value in fields.items()}
+    mid, kind, at = found.pop('m'), found.pop('k'), int(found.pop('t'))
+    if body is not None:
+        found['body'] = upstream.unpack(body)
+    return history.Event(at, mid, kind, found)
+
+
+def read(client, queue, project, since=None, until=None, page=1000):
+    """The queue's events with times in [since, until] (None: open), in
+    time order (the order of the changes for events of one time)."""
+    low = '-' if since is None else '%d' % max(0, (since - SKEW) * 1000)
+    high = '+' if until is None else '%d' % ((until + SKEW) * 1000)
+    key = keys.history(queue, project)
+    found = []
+    while True:
+        entries = client.xrange(key, low, high, count=page)
+        found += [_event(fields) for _, fields in entries]
+        if len(entries) < page:
+            break
+        low = '(' + entries[-1][0].decode()
+    found.sort(key=lambda event: event.at)
+    return list(history.select(found, since, until))
+
+
+def events(driver, queue, project, since=None, until=None):
+    """``read`` with a ``redis.delay`` data driver."""
+    return read(driver.connection, queue, project, since, until)
