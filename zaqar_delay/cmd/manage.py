@@ -16,6 +16,12 @@
       pushes resend [--key K ...] [--limit N]
   zaqar-delay-manage --config-file /etc/zaqar/zaqar.conf \\
       schedules [QUEUE [--project P]] [--limit N]
+  zaqar-delay-manage --config-file /etc/zaqar/zaqar.conf \\
+      history QUEUE [--project P] [--since T] [--until T] [--message ID] \\
+      [--kind K] [--json]
+  zaqar-delay-manage --config-file /etc/zaqar/zaqar.conf \\
+      replay QUEUE --since T --until T [--project P] [--to QUEUE] \\
+      [--delay S] [--dry-run]
 
 The store is the one of ``[drivers:message_store:<backend>]`` in the
 config files, or ``--uri`` (``--database`` and ``--partitions`` for
@@ -30,6 +36,10 @@ failed ones, oldest first; ``resend`` sends each failed one once more
 ``schedules`` writes the schedules of a queue, or of every queue that
 has some, with their last and next tick, as JSON lines
 (``zaqar_delay.schedules.listing``).
+``history`` writes a queue's kept events (``_history_ttl``), oldest
+first, as a table or JSON lines; ``replay`` posts the messages posted in
+a time range again, once each however often it runs (times: UNIX seconds
+or ISO 8601).
 """
 
 import argparse
@@ -44,11 +54,14 @@ from zaqar.conf import drivers_message_store_redis as redis_opts
 from zaqar.conf import drivers_message_store_swift as swift_opts
 
 from zaqar_delay.cmd import dispatcher as dispatcher_cmd
+from zaqar_delay.history import events as history_events
+from zaqar_delay.history import replay as history_replay
 from zaqar_delay import opts
 from zaqar_delay.push import failed
 from zaqar_delay.schedules import listing
 from zaqar_delay.storage import common
 from zaqar_delay.storage import export
+from zaqar_delay.storage import history
 from zaqar_delay.storage.mongodb import migrate as mongodb_migrate
 from zaqar_delay.storage.redis import driver as redis_driver
 from zaqar_delay.storage.redis import migrate as redis_migrate
@@ -220,6 +233,64 @@ def _schedules(args, out):
     return 0
 
 
+def _history(args, out):
+    try:
+        found = history.events(args.config_file, args.queue, args.project,
+                               args.since, args.until)
+    except history.HistoryError as exc:
+        sys.stderr.write('zaqar-delay-manage history: %s\n' % exc)
+        return 2
+    for event in history_events.select(found, message_id=args.message,
+                                       kind=args.kind):
+        out.write((jsonutils.dumps(history_events.as_json(event),
+                                   sort_keys=True) if args.json
+                   else history_events.as_line(event)) + '\n')
+    return 0
+
+
+def _replay(args, out):
+    try:
+        replayer = history.replayer(args.config_file)
+    except history.HistoryError as exc:
+        sys.stderr.write('zaqar-delay-manage replay: %s\n' % exc)
+        return 2
+    for done in replayer.replay(args.queue, args.project, args.since,
+                                args.until, args.to or args.queue,
+                                args.delay, args.dry_run):
+        out.write(history_replay.as_line(done) + '\n')
+    return 0
+
+
+def _history_parsers(backends):
+    time = history_events.parse_time
+    show = backends.add_parser('history', help='what happened to the '
+                               'messages of a queue with _history_ttl')
+    again = backends.add_parser('replay', help='post the messages posted '
+                                'to a queue in a time range again, once')
+    for sub in (show, again):
+        sub.add_argument('queue')
+        sub.add_argument('--project', help='project id (default: none)')
+    show.add_argument('--since', type=time, help='from this time')
+    show.add_argument('--until', type=time, help='to this time')
+    show.add_argument('--message', help='only this message id')
+    show.add_argument('--kind', choices=history_events.KINDS,
+                      help='only events of this kind')
+    show.add_argument('--json', action='store_true',
+                      help='JSON lines instead of a table')
+    show.set_defaults(func=_history, batch=1)
+    again.add_argument('--since', type=time, required=True,
+                       help='messages posted from this time')
+    again.add_argument('--until', type=time, required=True,
+                       help='messages posted up to this time')
+    again.add_argument('--to', help='queue to post to (default: QUEUE)')
+    again.add_argument('--delay', type=int,
+                       help='delay of the posted messages (default: each '
+                       'one\'s own)')
+    again.add_argument('--dry-run', action='store_true',
+                       help='say what would be posted, post nothing')
+    again.set_defaults(func=_replay, batch=1)
+
+
 def parser():
     top = argparse.ArgumentParser(prog='zaqar-delay-manage',
                                   description=__doc__.splitlines()[0])
@@ -281,12 +352,14 @@ def parser():
     sched.add_argument('--limit', type=int, default=1000,
                        help='most queues read (default 1000)')
     sched.set_defaults(func=_schedules, batch=1)
+    _history_parsers(backends)
     return top
 
 
 def main(argv=None, out=sys.stdout):
     args = parser().parse_args(argv)
-    needs_conf = args.backend in ('export', 'pushes', 'schedules')
+    needs_conf = args.backend in ('export', 'pushes', 'schedules',
+                                  'history', 'replay')
     if not args.config_file and (needs_conf or not args.uri):
         parser().error('give --config-file' + (
             '' if needs_conf else ' or --uri'))

@@ -50,3 +50,19 @@ class ManageArgsTest(testtools.TestCase):
                                   ['--uri', 'redis://x', 'schedules', 'q.1'],
                                   out=io.StringIO())
         self.assertEqual(2, error.code)
+
+    def test_history_and_replay_need_a_config_file(self):
+        for argv in (['history', 'q'], ['replay', 'q', '--since', '1',
+                                        '--until', '2']):
+            error = self.assertRaises(SystemExit, manage.main,
+                                      ['--uri', 'redis://x'] + argv,
+                                      out=io.StringIO())
+            self.assertEqual(2, error.code)
+
+    def test_replay_needs_a_time_range_and_times_parse(self):
+        for argv in (['replay', 'q'],
+                     ['history', 'q', '--since', 'yesterday']):
+            error = self.assertRaises(SystemExit, manage.main,
+                                      ['--config-file', 'z.conf'] + argv,
+                                      out=io.StringIO())
+            self.assertEqual(2, error.code)
