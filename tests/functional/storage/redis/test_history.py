@@ -75,6 +75,15 @@ class RedisHistoryTest(behaviour.Helpers, redis_store.DelayTestBase):
         self.assertEqual(['posted', 'expired'],
                          [kind for _, kind, _ in self.events()])
 
+    def test_expired_by_zaqar_clock_is_recorded_by_a_claim(self):
+        self.keep()
+        self.post(0, ttl=60)
+        timeutils.advance_time_seconds(61)   # the hash is still in redis
+        self.assertEqual([], self.claim()[1])
+        self.assertEqual([('posted', {}), ('expired', {'count': '0'})],
+                         [(kind, {} if kind == 'posted' else fields)
+                          for _, kind, fields in self.events()])
+
     def test_nothing_is_written_without_history_ttl(self):
         (mid,) = self.post(0)
         claim_id, _ = self.claim()

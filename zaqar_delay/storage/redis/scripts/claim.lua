@@ -70,7 +70,7 @@ while #taken < limit and scanned < batch + limit do
         local mid, rank = head[i], head[i + 1]
         scanned = scanned + 1
         redis.call('ZREM', ready, mid)
-        local held = redis.call('HMGET', mid, 'e', 'h', 'c.c')
+        local held = redis.call('HMGET', mid, 'e', 'h')
         local expires = tonumber(held[1])
         if expires and expires > now then
             redis.call('HSET', mid, 'c', claim_id, 'c.e', claim_expires)
@@ -86,8 +86,10 @@ while #taken < limit and scanned < batch + limit do
             redis.call('ZADD', claim_expiry, claim_expires, mid)
             taken[#taken + 1] = mid
         elseif expires then
-            record(history, held[2], now, mid, 'expired',
-                   {'count', held[3] or ''})
+            if held[2] then
+                record(history, held[2], now, mid, 'expired',
+                       {'count', redis.call('HGET', mid, 'c.c') or ''})
+            end
         else
             record_gone(history, now, mid)
         end

@@ -30,6 +30,7 @@ for i = 3, #ARGV do
 end
 
 local present = {}
+local kept = {}     -- id -> {history ttl, claim}: messages with history
 for i = 8, #KEYS do
     local mid = KEYS[i]
     if redis.call('ZSCORE', messages, mid) then
@@ -43,14 +44,19 @@ for i = 8, #KEYS do
         elseif check == 'claims' and live and not allowed[holder] then
             return {3, mid, holder}
         end
-        present[#present + 1] = {mid, live and holder or '', held[3]}
+        present[#present + 1] = mid
+        if held[3] then
+            kept[mid] = {held[3], live and holder or ''}
+        end
     end
 end
 
-for _, gone in ipairs(present) do
-    local mid = gone[1]
-    record(history, gone[3], now, mid, 'deleted',
-           {'claim', gone[2], 'popped', popped})
+for _, mid in ipairs(present) do
+    local keep = kept[mid]
+    if keep then
+        record(history, keep[1], now, mid, 'deleted',
+               {'claim', keep[2], 'popped', popped})
+    end
     redis.call('DEL', mid)
     for _, set in ipairs(index_sets) do
         redis.call('ZREM', set, mid)
