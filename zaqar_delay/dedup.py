@@ -20,6 +20,7 @@ import hashlib
 
 from oslo_serialization import jsonutils
 
+from zaqar_delay import delay
 from zaqar_delay import errors
 
 KEY = '_dedup_key'
@@ -41,12 +42,8 @@ def check(metadata, max_ttl):
                 'non-empty string), not {1!r}.', KEY, field)
     if WINDOW in metadata:
         window = metadata[WINDOW]
-        if (isinstance(window, bool) or not isinstance(window, int) or
-                not 0 < window <= max_ttl):
-            raise errors.DelayError(
-                '{0} must be a whole number of seconds above 0 and at most '
-                'the maximum message ttl ({1}), not {2!r}.', WINDOW,
-                max_ttl, window)
+        delay.check_seconds(WINDOW, window, max_ttl,
+                            'the maximum message ttl')
         if KEY not in metadata:
             raise errors.DelayError('{0} needs {1}.', WINDOW, KEY)
 
@@ -71,8 +68,7 @@ def of_messages(metadata, messages):
     window = (metadata or {}).get(WINDOW)
     if not isinstance(field, str) or not field:
         return [of_identity(message) for message in messages]
-    if isinstance(window, bool) or not isinstance(window, int) or \
-            window <= 0:
+    if not delay.whole(window) or window <= 0:
         window = None
     found = []
     for message in messages:

@@ -11,10 +11,26 @@ from zaqar_delay import opts
 QUEUE_DEFAULT_KEY = '_default_message_delay'
 
 
+def whole(value):
+    """True for a whole number (an ``int`` that is not a ``bool``), the
+    form every number of seconds in metadata and messages takes."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def check_seconds(key, value, maximum, maximum_is):
+    """Raise DelayError unless ``value`` (of metadata ``key``) is a whole
+    number of seconds above 0 and at most ``maximum`` (what
+    ``maximum_is``, for the message)."""
+    if not whole(value) or not 0 < value <= maximum:
+        raise errors.DelayError(
+            '{0} must be a whole number of seconds above 0 and at most '
+            '{1} ({2}), not {3!r}.', key, maximum, maximum_is, value)
+
+
 def queue_default(metadata):
     """Return a queue's default delay in seconds (0 when it has none)."""
     value = (metadata or {}).get(QUEUE_DEFAULT_KEY) or 0
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+    if not whole(value) or value < 0:
         return 0
     return value
 
@@ -37,7 +53,7 @@ def check(message, delay, max_delay, policy):
     :param max_delay: ``[transport] max_message_delay``
     :param policy: ``[delay] ttl_shorter_than_delay``
     """
-    if isinstance(delay, bool) or not isinstance(delay, int):
+    if not whole(delay):
         raise errors.DelayError(
             'The delay of a message must be an integer number of seconds, '
             'not {0!r}.', delay)

@@ -10,6 +10,7 @@ driver writes and reads its own records (doc/source/history.rst).
 import collections
 import datetime
 
+from zaqar_delay import delay
 from zaqar_delay import errors
 
 KEY = '_history_ttl'
@@ -38,12 +39,8 @@ def check(metadata, max_history_ttl):
     if KEY not in metadata:
         return
     value = metadata[KEY]
-    if (isinstance(value, bool) or not isinstance(value, int) or
-            not 0 < value <= max_history_ttl):
-        raise errors.DelayError(
-            '{0} must be a whole number of seconds above 0 and at most '
-            '{1} ([delay] max_history_ttl), not {2!r}.', KEY,
-            max_history_ttl, value)
+    delay.check_seconds(KEY, value, max_history_ttl,
+                        '[delay] max_history_ttl')
 
 
 def of_queue(metadata, max_history_ttl):

@@ -10,15 +10,26 @@ Messages whose hash is gone (ttl ended, deleted) are dropped from the
 index instead. Gives back and expiries are recorded in the history
 stream `log` (history.lua). Work: O(batch log n).
 --]]
+-- Removes ``mid`` from a state's two sets; its rank when it was there
+-- and its hash still exists, else false (one found gone is recorded).
+local function taken_out(from_rank, from_time, mid, log, now)
+    local rank = redis.call('ZSCORE', from_rank, mid)
+    redis.call('ZREM', from_rank, mid)
+    redis.call('ZREM', from_time, mid)
+    if rank and redis.call('EXISTS', mid) == 1 then
+        return rank
+    end
+    if rank then
+        record_gone(log, now, mid)
+    end
+    return false
+end
+
 local function move_to_ready(from_rank, from_time, ids, log, now)
     for _, mid in ipairs(ids) do
-        local rank = redis.call('ZSCORE', from_rank, mid)
-        redis.call('ZREM', from_rank, mid)
-        redis.call('ZREM', from_time, mid)
-        if rank and redis.call('EXISTS', mid) == 1 then
+        local rank = taken_out(from_rank, from_time, mid, log, now)
+        if rank then
             redis.call('ZADD', ready, rank, mid)
-        elseif rank then
-            record_gone(log, now, mid)
         end
     end
 end
@@ -26,16 +37,12 @@ end
 local function give_back_expired(ids, now, log)
     for i = 1, #ids, 2 do
         local mid, expired = ids[i], tonumber(ids[i + 1])
-        local rank = redis.call('ZSCORE', claimed, mid)
-        redis.call('ZREM', claimed, mid)
-        redis.call('ZREM', claim_expiry, mid)
-        if rank and redis.call('EXISTS', mid) == 1 then
+        local rank = taken_out(claimed, claim_expiry, mid, log, now)
+        if rank then
             local held = redis.call('HMGET', mid, 'c', 'h')
             local wait = give_back(mid, rank, expired, now)
             record(log, held[2], expired, mid, 'claim_expired',
                    {'claim', held[1] or '', 'wait', wait})
-        elseif rank then
-            record_gone(log, now, mid)
         end
     end
 end
