@@ -115,21 +115,8 @@ class SentinelTest(redis_store.DelayTestBase):
         self.assertRaises(zaqar_errors.ConfigurationError,
                           redis_store.drivers, self.conf)
 
-    def test_manage_migrate_and_export_on_the_sentinel_uri(self):
-        ids = self.post(2) + self.post(1, delay=300)
-        # migrate finds queues by upstream's "<project>.<queue>.messages"
-        # index, which a dotted project id makes ambiguous: none here.
-        self.queues.create('plain', project='plain')
-        self.driver.message_controller.post(
-            'plain', [{'ttl': 600, 'body': 1}], CLIENT, 'plain')
-        uri = self.uris[message_opts].replace('redis://', 'redis.delay://')
-        out = io.StringIO()
-        self.assertEqual(0, manage.main(
-            ['--uri', uri, 'redis', 'migrate', '--to', 'redis.delay'],
-            out=out))
-        self.assertIn('plain/plain: ready 1, waiting 0, claimed 0, gone 0',
-                      out.getvalue())
-
+    def conf_file(self):
+        """A zaqar.conf naming the group's Sentinel URIs."""
         conf = tempfile.NamedTemporaryFile('w', suffix='.conf',
                                            delete=False)
         self.addCleanup(os.unlink, conf.name)
@@ -139,9 +126,40 @@ class SentinelTest(redis_store.DelayTestBase):
                        'management_store = redis\n')
             for group_opts, uri in self.uris.items():
                 conf.write('[%s]\nuri = %s\n' % (group_opts.GROUP_NAME, uri))
+        return conf.name
+
+    def test_manage_history_on_the_sentinel_uri(self):
+        self.queues.set_metadata(QUEUE, {'_history_ttl': 600},
+                                 project=PROJECT)
+        (mid,) = self.post(1)
         out = io.StringIO()
         self.assertEqual(0, manage.main(
-            ['--config-file', conf.name, 'export', '--project', PROJECT,
+            ['--config-file', self.conf_file(), 'history', QUEUE,
+             '--project', PROJECT, '--json'], out=out))
+        events = [json.loads(line) for line in out.getvalue().splitlines()]
+        self.assertEqual([(mid, 'posted')],
+                         [(e['message_id'], e['kind']) for e in events])
+
+    def test_manage_migrate_and_export_on_the_sentinel_uri(self):
+        ids = self.post(2) + self.post(1, delay=300)
+        self.queues.create('plain', project='plain')
+        self.driver.message_controller.post(
+            'plain', [{'ttl': 600, 'body': 1}], CLIENT, 'plain')
+        uri = self.uris[message_opts].replace('redis://', 'redis.delay://')
+        out = io.StringIO()
+        self.assertEqual(0, manage.main(
+            ['--uri', uri, 'redis', 'migrate', '--to', 'redis.delay'],
+            out=out))
+        # Each queue is named by upstream's key prefix <project>.<queue>.
+        self.assertIn('plain.plain: ready 1, waiting 0, claimed 0, gone 0',
+                      out.getvalue())
+        self.assertIn('%s.%s: ready 2, waiting 1, claimed 0, gone 0' % (
+            PROJECT, QUEUE), out.getvalue())
+
+        conf = self.conf_file()
+        out = io.StringIO()
+        self.assertEqual(0, manage.main(
+            ['--config-file', conf, 'export', '--project', PROJECT,
              '--queue', QUEUE], out=out))
         records = [json.loads(line) for line in out.getvalue().splitlines()]
         self.assertEqual(ids, [r['id'] for r in records])
