@@ -6,7 +6,8 @@ import importlib
 from zaqar_delay.storage import export
 
 # The stores that keep history, by message store name.
-_MODULES = {'redis.delay': 'zaqar_delay.storage.redis.history'}
+_MODULES = {'redis.delay': 'zaqar_delay.storage.redis.history',
+            'swift.delay': 'zaqar_delay.storage.swift.history'}
 
 
 class HistoryError(Exception):

@@ -12,8 +12,10 @@ from zaqar.storage import errors
 from zaqar.storage.swift import claims as upstream_claims
 
 from zaqar_delay import deadletter as dead_letters
+from zaqar_delay.history import events
 from zaqar_delay import retry
 from zaqar_delay.storage.swift import deadletter
+from zaqar_delay.storage.swift import history
 from zaqar_delay.storage.swift import idtime
 from zaqar_delay.storage.swift import index as idx
 from zaqar_delay.storage.swift import locks
@@ -67,6 +69,8 @@ class ClaimController(upstream_claims.ClaimController):
         index, now = msg_ctrl.ready_view(queue, project)
         expires = now + ttl
         claim_id = uuidutils.generate_uuid()
+        if events.of_queue(meta, self.driver.delay_conf.max_history_ttl):
+            claim_id = history.HISTORY_CLAIM + claim_id
 
         taking = Taking(queue, project, index, claim_id, expires, grace,
                         meta, now, retry.of_queue(meta, self.driver.max_delay))
@@ -236,7 +240,12 @@ class ClaimController(upstream_claims.ClaimController):
                 if key not in ('id', 'age', '_client')}), held[0],
             content_type='application/json',
             headers={'x-object-meta-clientid': msg.pop('_client')})
-        for key in ('retry_backoff', 'delay_expires', 'checksum'):
+        history.record(self._client, taking.queue, taking.project,
+                       history.keeps(msg), msg['id'], events.CLAIMED,
+                       taking.now, claim=taking.claim_id,
+                       count=str(msg['claim_count']))
+        for key in ('retry_backoff', 'delay_expires', 'checksum',
+                    history.KEY):
             msg.pop(key, None)
 
     def live(self, queue, claim_id, project=None):
@@ -391,6 +400,9 @@ class ClaimController(upstream_claims.ClaimController):
                          headers.get('x-object-meta-clientid', '')})
             self._forget(index, held, mid, msg_expires, wait)
             index.unlock(mid, held)
+            history.record(self._client, queue, project, history.keeps(msg),
+                           mid, events.RELEASED, now, claim=claim_id,
+                           wait=str(wait))
         index.delete(idx.CLAIM_EXPIRY, idx.claim_ends(expires, claim_id))
         with responses.tolerating(responses.NOT_FOUND):
             self._client.delete_object(

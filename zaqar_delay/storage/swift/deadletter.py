@@ -4,6 +4,8 @@ more than its queue's ``_max_claim_count`` times goes to its
 
 from oslo_serialization import jsonutils
 
+from zaqar_delay.history import events
+from zaqar_delay.storage.swift import history
 from zaqar_delay.storage.swift import index as idx
 from zaqar_delay.storage.swift import objects
 from zaqar_delay.storage.swift import upstream
@@ -14,11 +16,15 @@ def move(client, messages, taking, policy, mid, msg, client_id):
     made, ``claims.Taking``) to the dead-letter queue of ``policy``
     (``zaqar_delay.deadletter.Policy``): the copy and its
     ``ready`` entry first, then the original, its ``ready`` entry and its
-    lock. A crash between leaves the message in both queues, never in
-    neither (the original is claimable again once its lock ends). Five
-    requests; ``messages`` is the message controller."""
+    lock; then its ``dead_lettered`` event, if it keeps history (the
+    copy keeps none). A crash between leaves the message in both queues,
+    never in neither (the original is claimable again once its lock
+    ends). Five requests (six with history); ``messages`` is the message
+    controller."""
     now, project = taking.now, taking.project
     dlq = policy.queue
+    keep = history.keeps(msg)
+    msg.pop(history.KEY, None)
     ttl = policy.ttl or msg['ttl']
     msg.update(claim_id=None, ttl=ttl, delay_expires=now)
     objects.put(
@@ -29,3 +35,5 @@ def move(client, messages, taking, policy, mid, msg, client_id):
     messages.delete_object(taking.queue, mid, project)
     taking.index.delete(idx.READY, mid)
     taking.index.delete(idx.LOCK, mid)
+    history.record(client, taking.queue, project, keep, mid,
+                   events.DEAD_LETTERED, now, claim=taking.claim_id, to=dlq)

@@ -8,8 +8,10 @@ from zaqar.storage import errors
 from zaqar.storage.swift import messages as upstream_messages
 from zaqar.storage import utils as s_utils
 
+from zaqar_delay.history import events
 from zaqar_delay.storage import common
 from zaqar_delay.storage.swift import dedup
+from zaqar_delay.storage.swift import history
 from zaqar_delay.storage.swift import idtime
 from zaqar_delay.storage.swift import index as idx
 from zaqar_delay.storage.swift import locks
@@ -133,25 +135,30 @@ class MessageController(upstream_messages.MessageController):
 
     def post(self, queue, messages, client_uuid, project=None):
         messages = list(messages)
-        delays, dedups = common.post_terms(self.driver, self._queue_ctrl,
-                                           queue, project, messages)
-        index = self.index(queue, project)
-        now = timeutils.utcnow_ts()
+        delays, dedups, keep = common.post_plan(
+            self.driver, self._queue_ctrl, queue, project, messages)
         # Ids first, in order (they sort by posting time); then each
         # message's writes, several messages at once.
         posting = [(idtime.new(), msg, delay, found)
                    for msg, delay, found in zip(messages, delays, dedups)]
         return parallel.each(
-            lambda one: self._post_one(queue, project, client_uuid, index,
-                                       now, *one), posting)
+            lambda one: self.post_one(queue, project, client_uuid, one[1],
+                                      one[2], one[3], keep, one[0]),
+            posting)
 
-    def _post_one(self, queue, project, client_uuid, index, now, mid, msg,
-                  delay, found):
-        """Write one message and its entries; the id that answers it."""
+    def post_one(self, queue, project, client_uuid, msg, delay, found, keep,
+                 mid):
+        """Write message ``mid`` (checked ``delay``, ``dedup.Dedup`` or
+        None, history ttl ``keep``) and its entries, then its ``posted``
+        event when ``keep``; the id that answers it."""
+        index = self.index(queue, project)
+        now = timeutils.utcnow_ts()
         expires = now + msg['ttl']
         content = {'body': msg.get('body', {}), 'claim_id': None,
                    'ttl': msg['ttl'], 'claim_count': 0,
                    'delay_expires': now + delay}
+        if keep:
+            content[history.KEY] = keep
         if self.driver.conf.enable_checksum:
             content['checksum'] = s_utils.get_checksum(msg.get('body', None))
         if self.driver.pushes and not found:
@@ -183,6 +190,12 @@ class MessageController(upstream_messages.MessageController):
             index.put(idx.WAITING, mid, expires)
         else:
             index.put(idx.READY, mid, expires)
+        # Once the message is findable: a crash before loses this event.
+        history.record(self._client, queue, project, keep, mid,
+                       events.POSTED, now, ttl=str(msg['ttl']),
+                       delay=str(delay), due=str(now + delay),
+                       dedup=found.digest if found else '',
+                       body=content['body'])
         return mid
 
     def _live(self, queue, message_id, project):
@@ -233,7 +246,10 @@ class MessageController(upstream_messages.MessageController):
         return basic(message_id, msg, headers, timeutils.utcnow_ts(True))
 
     def pop(self, queue, limit, project=None):
-        return common.pop(self, queue, limit, project)
+        return common.pop(
+            self, queue, limit, project,
+            lambda queue, ids, project, claim: self._bulk_delete(
+                queue, ids, project, [claim], popped=True))
 
     def first(self, queue, project=None, sort=1):
         if sort not in (1, -1):
@@ -249,11 +265,12 @@ class MessageController(upstream_messages.MessageController):
         raise errors.QueueIsEmpty(queue, project)
 
     def _drop(self, queue, project, mid, headers, msg, held, now,
-              ours=None):
+              ours=None, claim=None, popped=False):
         """Delete a message object, then its index entries at once: with
         ``held``, the Lock it had when read (None: no lock), live, only
         those of a claimed message; then ``ours``, the Lock the delete
-        took (``_hold``), if any."""
+        took (``_hold``), if any; then its ``deleted`` event (``claim``:
+        the claim deleting it), when it keeps history."""
         index = self.index(queue, project)
         expires = int(headers['x-delete-at'])
         content = jsonutils.loads(msg)
@@ -276,6 +293,9 @@ class MessageController(upstream_messages.MessageController):
         parallel.together(*deletes)
         if ours is not None:
             index.unlock(mid, ours)
+        history.record(self._client, queue, project, history.keeps(content),
+                       mid, events.DELETED, claim=claim or '',
+                       popped='1' if popped else '0')
 
     def _drop_claimed(self, queue, project, mid, claim):
         """Delete a message that a live lock of ``claim`` holds, knowing
@@ -284,12 +304,22 @@ class MessageController(upstream_messages.MessageController):
         a message that is still there and names the claim, and passes
         over one that is gone."""
         index = self.index(queue, project)
-        held = index.lock_of(mid)
+        # A claim made on a queue with history reads the message too, to
+        # know whether it keeps history (``history.HISTORY_CLAIM``).
+        kept = claim.startswith(history.HISTORY_CLAIM)
+        held, found = parallel.together(
+            lambda: index.lock_of(mid),
+            lambda: self.found(queue, mid, project)) if kept else (
+                index.lock_of(mid), None)
         if (held is None or held.holder != claim
                 or held.expires <= timeutils.utcnow_ts()):
             return False
         self._delete(queue, mid, project)
         index.unlock(mid, held)
+        if found is not None:
+            history.record(self._client, queue, project, history.keeps(
+                jsonutils.loads(found[1])), mid, events.DELETED, claim=claim,
+                popped='0')
         return True
 
     def _read(self, queue, project, mid):
@@ -335,9 +365,14 @@ class MessageController(upstream_messages.MessageController):
             if not live:
                 raise errors.MessageNotClaimed(message_id)
             raise errors.MessageNotClaimedBy(message_id, claim)
-        self._drop(queue, project, message_id, headers, msg, held, now, ours)
+        self._drop(queue, project, message_id, headers, msg, held, now, ours,
+                   claim)
 
     def bulk_delete(self, queue, message_ids, project=None, claim_ids=None):
+        self._bulk_delete(queue, message_ids, project, claim_ids)
+
+    def _bulk_delete(self, queue, message_ids, project, claim_ids,
+                     popped=False):
         found = [(mid,) + read for mid, read in zip(message_ids, parallel.each(
             lambda mid: self._read(queue, project, mid), message_ids))
             if read is not None]
@@ -356,6 +391,7 @@ class MessageController(upstream_messages.MessageController):
             ours = None
             if not claim_ids and (held is None or held.expires <= now):
                 ours = self._hold(queue, project, mid, now)
-            self._drop(queue, project, mid, headers, msg, held, now, ours)
+            self._drop(queue, project, mid, headers, msg, held, now, ours,
+                       held.holder if claim_ids else None, popped)
 
         parallel.each(lambda one: drop(*one), found)

@@ -10,6 +10,8 @@ import threading
 
 from oslo_serialization import jsonutils
 
+from zaqar_delay.history import events
+from zaqar_delay.storage.swift import history
 from zaqar_delay.storage.swift import index as idx
 from zaqar_delay.storage.swift import parallel
 from zaqar_delay.storage.swift import responses
@@ -131,12 +133,18 @@ class Promotion:
             if named != claim_id and not self._ended(index, named, now):
                 return
             lock = index.lock_of(mid)
-            if lock is None or lock.expires <= now:
-                self._give_back(index, mid, ended, *held[mid], now=now,
-                                held=lock)
-            elif index.deleting(lock):
-                self._give_back(index, mid, ended, *held[mid], now=now,
-                                held=None)
+            if lock is not None and lock.expires > now:
+                if not index.deleting(lock):
+                    return
+                lock = None
+            self._give_back(index, mid, ended, *held[mid], now=now,
+                            held=lock)
+            # Once given back: a crash before loses this event.
+            history.record(
+                self._client, queue, project,
+                history.keeps(jsonutils.loads(found[1])), mid,
+                events.CLAIM_EXPIRED, ended, claim=claim_id,
+                wait=str(held[mid][1]))
         parallel.each(one, held)
 
     def _ended(self, index, claim_id, now):

@@ -5,11 +5,13 @@ from zaqar.storage import errors
 
 from tests.common import behaviour
 from tests.fixtures import swift_store
+from zaqar_delay.storage.swift import history
 from zaqar_delay.storage.swift import index as idx
 
 PROJECT = behaviour.PROJECT
 DUE = 'zaqar_delay_due'
 CLAIM_EXPIRY = 'zaqar_delay_claim_expiry'
+HISTORY = 'zaqar_delay_history'
 
 
 class SwiftRequestsTest(behaviour.Helpers, swift_store.DelayTestBase):
@@ -76,3 +78,52 @@ class SwiftRequestsTest(behaviour.Helpers, swift_store.DelayTestBase):
         self.assertEqual(2, self.swift.total('get_container', DUE))
         self.assertEqual(1, len(first))
         self.assertEqual(1, len(second))
+
+
+class SwiftHistoryRequestsTest(behaviour.Helpers, swift_store.DelayTestBase):
+    """What ``_history_ttl`` costs in requests: nothing when it is off,
+    one PUT an event (and a GET a delete with its claim) when it is on."""
+
+    def make_drivers(self, conf):
+        return swift_store.counting(conf)
+
+    def setUp(self):
+        super().setUp()
+        self.swift = self.driver.connection
+        self.post(0)                    # the containers made
+        claim_id, (mid,) = self.claim(limit=1)
+        self.messages.delete(self.queue, mid, PROJECT, claim=claim_id)
+        timeutils.advance_time_seconds(1)
+
+    def life(self):
+        """Requests of a post, a claim of it, a delete with the claim;
+        the claim id."""
+        self.swift.clear()
+        self.post(0)
+        posted = self.swift.total()
+        self.swift.clear()
+        claim_id, (mid,) = self.claim(limit=1)
+        claimed = self.swift.total()
+        self.swift.clear()
+        self.messages.delete(self.queue, mid, PROJECT, claim=claim_id)
+        return (posted, claimed, self.swift.total()), claim_id
+
+    def test_off_costs_nothing_more(self):
+        counts, claim_id = self.life()
+        # The message's PUT and its ready entry's; the claim of one
+        # (test_a_claim_of_k_makes_4k_plus_5_requests_and_5_a_shard);
+        # the lock's read, the message's delete, the lock's delete.
+        self.assertEqual((2, 4 + 5 + 5, 3), counts)
+        self.assertFalse(claim_id.startswith(history.HISTORY_CLAIM))
+        self.assertEqual(0, self.swift.total(kind=HISTORY))
+
+    def test_on_costs_a_put_an_event(self):
+        self.queues.set_metadata(self.queue, {'_history_ttl': 3600},
+                                 project=PROJECT)
+        self.life()                     # the history container made
+        timeutils.advance_time_seconds(1)
+        counts, claim_id = self.life()
+        # One PUT an event; the delete reads the message (its history).
+        self.assertEqual((3, 4 + 5 + 5 + 1, 3 + 2), counts)
+        self.assertTrue(claim_id.startswith(history.HISTORY_CLAIM))
+        self.assertEqual(1, self.swift.total('put_object', HISTORY))

@@ -1,0 +1,203 @@
+"""Write, read and replay a queue's history on ``swift.delay``.
+
+Each queue with ``_history_ttl`` has one container of events,
+``zaqar_delay_history:<queue>:<project>``; each event is one object
+that expires (``X-Delete-At``) ``_history_ttl`` seconds after it
+happened, which Swift then removes itself:
+
+==================================  =====================================
+Object name                         Content (JSON)
+==================================  =====================================
+``<t>.<us>.<message id>.<kind>``    the kind's fields, as on
+                                    ``redis.delay`` (``body``: posted's
+                                    body, decoded)
+==================================  =====================================
+
+``t`` is Zaqar's time of the event (ten digits, UNIX seconds) and ``us``
+the microseconds of the writer's clock within its second: a listing in
+name order, bounded by ``marker`` and ``end_marker``, reads a time range
+in time order. A message's posted content holds ``history_ttl`` (the
+queue's ``_history_ttl`` when it was posted); a message without it
+records nothing. Claims made while their queue had ``_history_ttl``
+have ids that start with ``HISTORY_CLAIM``, so that a delete with such
+a claim reads the message it deletes (one GET more) and a delete with
+any other claim makes no request more.
+
+Swift has no step that changes a message and writes an event at once:
+each event is written after its change succeeded, so a crash between
+the two loses that one event, and never records a change that did not
+happen. ``expired`` is not written: Swift removes a message at its
+expiry unseen; ``read`` reports it for a message whose ``posted`` event
+it reads, that has no ``deleted`` or ``dead_lettered`` event, and whose
+object is gone once its ttl passed (one HEAD each). What a crash can
+lose or add: ``doc/source/history.rst``.
+"""
+
+import time
+
+from oslo_serialization import jsonutils
+from oslo_utils import timeutils
+
+from zaqar_delay import dedup
+from zaqar_delay.history import events as history
+from zaqar_delay.history import replay
+from zaqar_delay.storage import common
+from zaqar_delay.storage.swift import idtime
+from zaqar_delay.storage.swift import objects
+from zaqar_delay.storage.swift import parallel
+from zaqar_delay.storage.swift import responses
+from zaqar_delay.storage.swift import upstream
+
+KEY = 'history_ttl'         # the field of a message's content
+HISTORY_CLAIM = 'h-'        # ids of claims made on a queue with history
+PAGE = 10000                # Swift's largest listing
+# Events after which a message is gone by a change, not by its ttl.
+ENDS = (history.DELETED, history.DEAD_LETTERED)
+
+
+def container(queue, project):
+    return 'zaqar_delay_history:%s:%s' % (queue, project)
+
+
+def keeps(content):
+    """The history ttl of a message's content (a dict), 0 for none."""
+    return int(content.get(KEY) or 0)
+
+
+def record(client, queue, project, keep, mid, kind, at=None, **fields):
+    """Write one event of message ``mid`` when ``keep`` (its history
+    ttl) is above 0; nothing (no request) otherwise. ``at``: Zaqar's
+    time of the change (default now). One PUT."""
+    if not keep:
+        return
+    at = timeutils.utcnow_ts() if at is None else int(at)
+    name = '%010d.%06d.%s.%s' % (at, int(time.time() * 1e6) % 1000000,
+                                 mid, kind)
+    objects.put(client, container(queue, project), name,
+                jsonutils.dumps({key: '' if value is None else value
+                                 for key, value in fields.items()}),
+                at + keep, content_type='application/json')
+
+
+def _names(client, queue, project, since, until):
+    marker = '' if since is None else '%010d' % since
+    end = None if until is None else '%010d' % (int(until) + 1)
+    found = []
+    while True:
+        listed = []
+        with responses.tolerating(responses.NOT_FOUND):
+            listed = client.get_container(
+                container(queue, project), marker=marker, end_marker=end,
+                limit=PAGE)[1]
+        found += [obj['name'] for obj in listed]
+        if len(listed) < PAGE:
+            return found
+        marker = listed[-1]['name']
+
+
+def _event(client, queue, project, name):
+    """The Event an object holds; None if it is gone (expired)."""
+    at, _, mid, kind = name.split('.')
+    with responses.tolerating(responses.NOT_FOUND):
+        fields = jsonutils.loads(client.get_object(
+            container(queue, project), name)[1])
+        return history.Event(int(at), mid, kind, fields)
+    return None
+
+
+def _expired(client, queue, project, found, now):
+    """The ``expired`` events of the messages of ``found`` (events in
+    time order) that are gone without a change, after their ttl."""
+    posted, last, claims = {}, {}, {}
+    for event in found:
+        last[event.message_id] = event.at
+        if event.kind == history.POSTED:
+            posted[event.message_id] = event
+        elif event.kind == history.CLAIMED:
+            claims[event.message_id] = event.fields.get('count', '')
+        elif event.kind in ENDS:
+            posted.pop(event.message_id, None)
+    ended = [event for event in posted.values()
+             if event.at + int(event.fields['ttl']) <= now]
+
+    def gone(event):
+        with responses.tolerating(responses.NOT_FOUND):
+            client.head_object(upstream.message_container(queue, project),
+                               event.message_id)
+            return None
+        mid = event.message_id
+        return history.Event(
+            max(event.at + int(event.fields['ttl']), last[mid]), mid,
+            history.EXPIRED, {'count': claims.get(mid, '')})
+    return [event for event in parallel.each(gone, ended) if event]
+
+
+def read(client, queue, project, since=None, until=None):
+    """The queue's events with times in [since, until] (None: open), in
+    time order. Requests: a listing per ``PAGE`` events from ``since``
+    on, a GET of each (``parallel.WORKERS`` at once), and a HEAD of each
+    message posted since then whose ttl passed without an end."""
+    names = _names(client, queue, project, since, None)
+    found = [event for event in parallel.each(
+        lambda name: _event(client, queue, project, name), names) if event]
+    found += _expired(client, queue, project, found, timeutils.utcnow_ts())
+    found.sort(key=lambda event: event.at)
+    return list(history.select(found, since, until))
+
+
+def events(driver, queue, project, since=None, until=None):
+    """``read`` with a ``swift.delay`` data driver."""
+    return read(driver.connection, queue, project, since, until)
+
+
+class Replayer:
+    """Replays a queue's messages with a ``swift.delay`` data driver."""
+
+    def __init__(self, driver):
+        self.driver = driver
+        self.client = driver.connection
+        self.messages = driver.message_controller
+
+    def replay(self, queue, project, since, until, target, delay=None,
+               dry_run=False, client_uuid='00000000-0000-4000-8000-'
+               '000000000000'):
+        """As ``redis.delay``'s: post the messages posted to ``queue`` in
+        [since, until] again, to ``target``, once each; yield a
+        ``replay.Replayed`` for each, those posted now first. Per message
+        posted: the post's requests (its dedup key's lock among them)
+        and the ``replayed`` event's PUT."""
+        found = read(self.client, queue, project, since)
+        todo, done = replay.plan(found, target)
+        # The replayed events last as the queue's history does (as long
+        # as any may, once the queue keeps none).
+        keep = (common.post_plan(self.driver, self.messages._queue_ctrl,
+                                 queue, project, [])[2]
+                or self.driver.delay_conf.max_history_ttl)
+        if todo and not dry_run:
+            self.driver.queue_controller.create(target, project=project)
+        for posted in todo:
+            if posted.at > until:
+                continue
+            if dry_run:
+                yield replay.Replayed(posted, None, False)
+                continue
+            yield self._post(queue, project, posted, target, delay,
+                             client_uuid, keep)
+        for posted in found:
+            if posted.kind == history.POSTED and posted.message_id in done \
+                    and posted.at <= until:
+                yield replay.Replayed(posted, done[posted.message_id], True)
+
+    def _post(self, queue, project, posted, target, delay, client_uuid,
+              keep):
+        message = replay.message(posted, delay)
+        (delay_s,), _, keep = common.post_plan(
+            self.driver, self.messages._queue_ctrl, target, project,
+            [message])
+        digest = replay.digest(project, queue, posted.message_id, target)
+        new_id = self.messages.post_one(
+            target, project, client_uuid, message, delay_s,
+            dedup.Dedup(digest, message['ttl']), keep, idtime.new())
+        record(self.client, queue, project, keep, posted.message_id,
+               history.REPLAYED, to=target, **{'as': new_id})
+        return replay.Replayed(posted, new_id, False)
