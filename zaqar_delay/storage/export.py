@@ -11,6 +11,7 @@ import importlib
 import json
 
 from oslo_config import cfg
+from oslo_log import log as logging
 from oslo_utils import timeutils
 from osprofiler import opts as profiler_opts
 from zaqar.common import cache as oslo_cache
@@ -50,6 +51,7 @@ def load(config_files):
     deployments are exported a pool at a time, with a config file
     whose ``message_store`` and uri are that pool's."""
     conf = cfg.ConfigOpts()
+    logging.register_options(conf)     # swift's driver reads [DEFAULT] debug
     for group, options in zaqar_opts.list_opts_by_group():
         conf.register_opts(options, group=group)
     profiler_opts.set_defaults(conf)

@@ -16,11 +16,11 @@ def move(client, messages, taking, policy, mid, msg, client_id):
     made, ``claims.Taking``) to the dead-letter queue of ``policy``
     (``zaqar_delay.deadletter.Policy``): the copy and its
     ``ready`` entry first, then the original, its ``ready`` entry and its
-    lock; then its ``dead_lettered`` event, if it keeps history (the
-    copy keeps none). A crash between leaves the message in both queues,
-    never in neither (the original is claimable again once its lock
-    ends). Five requests (six with history); ``messages`` is the message
-    controller."""
+    lock; then, if it keeps history (the copy keeps none), the claim's
+    ``claimed`` and the ``dead_lettered`` events. A crash between leaves
+    the message in both queues, never in neither (the original is
+    claimable again once its lock ends). Five requests (seven with
+    history); ``messages`` is the message controller."""
     now, project = taking.now, taking.project
     dlq = policy.queue
     keep = history.keeps(msg)
@@ -35,5 +35,8 @@ def move(client, messages, taking, policy, mid, msg, client_id):
     messages.delete_object(taking.queue, mid, project)
     taking.index.delete(idx.READY, mid)
     taking.index.delete(idx.LOCK, mid)
+    # As on redis.delay, the claim that moved it, then the move.
+    history.record(client, taking.queue, project, keep, mid, events.CLAIMED,
+                   now, claim=taking.claim_id, count=str(msg['claim_count']))
     history.record(client, taking.queue, project, keep, mid,
                    events.DEAD_LETTERED, now, claim=taking.claim_id, to=dlq)

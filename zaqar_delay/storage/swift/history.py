@@ -14,7 +14,9 @@ Object name                         Content (JSON)
 ==================================  =====================================
 
 ``t`` is Zaqar's time of the event (ten digits, UNIX seconds) and ``us``
-the microseconds of the writer's clock within its second: a listing in
+the microseconds of the writer's clock within its second (for a
+``posted`` event, when the post began: a claim can take the message
+before its ``posted`` event is written): a listing in
 name order, bounded by ``marker`` and ``end_marker``, reads a time range
 in time order. A message's posted content holds ``history_ttl`` (the
 queue's ``_history_ttl`` when it was posted); a message without it
@@ -29,7 +31,7 @@ the two loses that one event, and never records a change that did not
 happen. ``expired`` is not written: Swift removes a message at its
 expiry unseen; ``read`` reports it for a message whose ``posted`` event
 it reads, that has no ``deleted`` or ``dead_lettered`` event, and whose
-object is gone once its ttl passed (one HEAD each). What a crash can
+object is gone (one HEAD each). What a crash can
 lose or add: ``doc/source/history.rst``.
 """
 
@@ -64,15 +66,18 @@ def keeps(content):
     return int(content.get(KEY) or 0)
 
 
-def record(client, queue, project, keep, mid, kind, at=None, **fields):
+def record(client, queue, project, keep, mid, kind, at=None, stamp=None,
+           **fields):
     """Write one event of message ``mid`` when ``keep`` (its history
     ttl) is above 0; nothing (no request) otherwise. ``at``: Zaqar's
-    time of the change (default now). One PUT."""
+    time of the change (default now); ``stamp``: the writer's clock when
+    the change began (default now), which orders the events of one
+    second. One PUT."""
     if not keep:
         return
     at = timeutils.utcnow_ts() if at is None else int(at)
-    name = '%010d.%06d.%s.%s' % (at, int(time.time() * 1e6) % 1000000,
-                                 mid, kind)
+    stamp = time.time() if stamp is None else stamp
+    name = '%010d.%06d.%s.%s' % (at, int(stamp * 1e6) % 1000000, mid, kind)
     objects.put(client, container(queue, project), name,
                 jsonutils.dumps({key: '' if value is None else value
                                  for key, value in fields.items()}),
@@ -107,7 +112,9 @@ def _event(client, queue, project, name):
 
 def _expired(client, queue, project, found, now):
     """The ``expired`` events of the messages of ``found`` (events in
-    time order) that are gone without a change, after their ttl."""
+    time order) that are gone without a change that ends them: at the
+    end of their ttl as posted, or of their last event, if that is past;
+    else ``now``, when the reader finds them gone."""
     posted, last, claims = {}, {}, {}
     for event in found:
         last[event.message_id] = event.at
@@ -117,8 +124,6 @@ def _expired(client, queue, project, found, now):
             claims[event.message_id] = event.fields.get('count', '')
         elif event.kind in ENDS:
             posted.pop(event.message_id, None)
-    ended = [event for event in posted.values()
-             if event.at + int(event.fields['ttl']) <= now]
 
     def gone(event):
         with responses.tolerating(responses.NOT_FOUND):
@@ -127,16 +132,17 @@ def _expired(client, queue, project, found, now):
             return None
         mid = event.message_id
         return history.Event(
-            max(event.at + int(event.fields['ttl']), last[mid]), mid,
-            history.EXPIRED, {'count': claims.get(mid, '')})
-    return [event for event in parallel.each(gone, ended) if event]
+            min(now, max(event.at + int(event.fields['ttl']), last[mid])),
+            mid, history.EXPIRED, {'count': claims.get(mid, '')})
+    return [event for event in parallel.each(gone, posted.values())
+            if event]
 
 
 def read(client, queue, project, since=None, until=None):
     """The queue's events with times in [since, until] (None: open), in
     time order. Requests: a listing per ``PAGE`` events from ``since``
     on, a GET of each (``parallel.WORKERS`` at once), and a HEAD of each
-    message posted since then whose ttl passed without an end."""
+    message posted since then that no event ended."""
     names = _names(client, queue, project, since, None)
     found = [event for event in parallel.each(
         lambda name: _event(client, queue, project, name), names) if event]
@@ -191,13 +197,13 @@ class Replayer:
     def _post(self, queue, project, posted, target, delay, client_uuid,
               keep):
         message = replay.message(posted, delay)
-        (delay_s,), _, keep = common.post_plan(
+        (delay_s,), _, kept = common.post_plan(
             self.driver, self.messages._queue_ctrl, target, project,
             [message])
         digest = replay.digest(project, queue, posted.message_id, target)
         new_id = self.messages.post_one(
             target, project, client_uuid, message, delay_s,
-            dedup.Dedup(digest, message['ttl']), keep, idtime.new())
+            dedup.Dedup(digest, message['ttl']), kept, idtime.new())
         record(self.client, queue, project, keep, posted.message_id,
                history.REPLAYED, to=target, **{'as': new_id})
         return replay.Replayed(posted, new_id, False)

@@ -1,5 +1,7 @@
 """Message operations of the ``swift.delay`` driver."""
 
+import time
+
 from oslo_serialization import jsonutils
 from oslo_utils import timeutils
 from oslo_utils import uuidutils
@@ -152,7 +154,7 @@ class MessageController(upstream_messages.MessageController):
         None, history ttl ``keep``) and its entries, then its ``posted``
         event when ``keep``; the id that answers it."""
         index = self.index(queue, project)
-        now = timeutils.utcnow_ts()
+        stamp, now = time.time(), timeutils.utcnow_ts()
         expires = now + msg['ttl']
         content = {'body': msg.get('body', {}), 'claim_id': None,
                    'ttl': msg['ttl'], 'claim_count': 0,
@@ -192,7 +194,7 @@ class MessageController(upstream_messages.MessageController):
             index.put(idx.READY, mid, expires)
         # Once the message is findable: a crash before loses this event.
         history.record(self._client, queue, project, keep, mid,
-                       events.POSTED, now, ttl=str(msg['ttl']),
+                       events.POSTED, now, stamp, ttl=str(msg['ttl']),
                        delay=str(delay), due=str(now + delay),
                        dedup=found.digest if found else '',
                        body=content['body'])

@@ -1,0 +1,222 @@
+"""Message history on ``swift.delay``, through a real zaqar-server and
+python-zaqarclient, read and replayed with ``zaqar-delay-manage``.
+
+As ``tests/functional/http/test_history.py`` does on ``redis.delay``.
+Waits here are real and short (a 1 s delay, a 1 s backoff, a few
+seconds of history ttl). Zaqar's shortest message ttl is 60 s: the
+expiry test ends a message's life early the way Swift ends it, by its
+object's ``X-Delete-At``. The test Swift runs no object expirer: an
+object past its ``X-Delete-At`` is answered 404 but still listed, which
+is what these tests observe of Swift's expiry.
+"""
+
+import io
+import json
+import time
+import uuid
+
+import swiftclient
+from zaqarclient.queues import client
+from zaqarclient.queues.v2 import core
+from zaqarclient.queues.v2 import queues
+
+from tests.fixtures import services
+from tests.fixtures import zaqar_server
+from zaqar_delay.cmd import manage
+from zaqar_delay.storage import export
+from zaqar_delay.storage.swift import history
+from zaqar_delay.storage.swift import objects
+from zaqar_delay.storage.swift import upstream
+
+PROJECT = 'tenant.a'
+
+
+class SwiftHistoryTest(zaqar_server.ServerTestCase):
+
+    @classmethod
+    def setUpClass(cls):
+        cls.server_options = {
+            'message_store': 'swift.delay', 'max_delay': 3600,
+            'swift': services.keystone_swift().swift_store()}
+        super().setUpClass()
+        cls.swift = export.load([cls.stack.conf])[2].connection
+
+    def setUp(self):
+        super().setUp()
+        self.cli = client.Client(self.stack.url, version=2, conf={
+            'auth_opts': {'backend': 'noauth',
+                          'options': {'os_project_id': PROJECT}}})
+        self.name = 'orders.eu.' + uuid.uuid4().hex[:8]
+
+    def dotted(self, name, **metadata):
+        """The client's queue ``name``, made with ``metadata`` (a PUT)."""
+        queue = queues.Queue(self.cli, 'placeholder')
+        queue._name = name
+        req, trans = self.cli._request_and_transport()
+        core.queue_create(trans, req, name, metadata=metadata)
+        return queue
+
+    def manage(self, *argv):
+        out = io.StringIO()
+        code = manage.main(['--config-file', self.stack.conf] +
+                           list(argv) + ['--project', PROJECT], out=out)
+        self.assertEqual(0, code, out.getvalue())
+        return out.getvalue().splitlines()
+
+    def history(self, queue, *argv):
+        return [json.loads(line)
+                for line in self.manage('history', queue, '--json', *argv)]
+
+    def claim_soon(self, queue, timeout=30):
+        """The first claim that takes something (polling)."""
+        deadline = time.time() + timeout
+        while True:
+            claim = queue.claim(ttl=60, grace=60, limit=1)
+            messages = list(claim)
+            if messages:
+                return claim, messages[0]
+            self.assertLess(time.time(), deadline, 'nothing to claim')
+            time.sleep(0.2)
+
+    def objects(self, queue):
+        """(name, X-Delete-At) of the queue's event objects."""
+        box = history.container(queue, PROJECT)
+        return [(obj['name'], int(self.swift.head_object(
+            box, obj['name'])['x-delete-at']))
+            for obj in self.swift.get_container(box)[1]]
+
+    def test_a_message_life_in_order_with_its_times(self):
+        queue = self.dotted(self.name, _history_ttl=3600,
+                            _default_message_delay=3600,
+                            _retry_backoff={'initial': 1})
+        before = int(time.time())
+        mid, = queue.post([{'body': {'order': 42}, 'ttl': 300,
+                            'delay': 1}])['resources']
+        mid = mid.rsplit('/', 1)[-1]
+        after = int(time.time()) + 1
+        claim, _ = self.claim_soon(queue)
+        claim.delete()                            # released: backoff 1 s
+        claim, message = self.claim_soon(queue)
+        message.delete()
+
+        events = self.history(self.name, '--message', mid)
+        self.assertEqual(['posted', 'claimed', 'released', 'claimed',
+                          'deleted'], [e['kind'] for e in events])
+        posted, first, released, second, deleted = events
+        self.assertEqual({'order': 42}, posted['body'])
+        self.assertEqual(('300', '1'), (posted['ttl'], posted['delay']))
+        self.assertTrue(before <= posted['at'] <= after, posted)
+        self.assertEqual(posted['at'] + 1, int(posted['due']))
+        self.assertGreaterEqual(first['at'], int(posted['due']))
+        self.assertEqual(('1', '1'), (first['count'], released['wait']))
+        self.assertEqual(first['claim'], released['claim'])
+        self.assertGreaterEqual(second['at'], released['at'] + 1)
+        self.assertEqual('2', second['count'])
+        self.assertEqual((second['claim'], '0'),
+                         (deleted['claim'], deleted['popped']))
+        self.assertLessEqual(deleted['at'], int(time.time()))
+        self.assertEqual(['deleted'], [e['kind'] for e in self.history(
+            self.name, '--kind', 'deleted')])
+        table = self.manage('history', self.name)
+        self.assertEqual(5, len(table))
+        self.assertIn('deleted', table[-1])
+        # Each event object expires _history_ttl after its event.
+        kept = self.objects(self.name)
+        self.assertEqual([e['at'] + 3600 for e in events],
+                         [expires for _, expires in kept])
+
+    def test_a_time_range_is_read_from_the_listing(self):
+        queue = self.dotted(self.name, _history_ttl=3600)
+        queue.post([{'body': 'first', 'ttl': 300}])
+        first = self.history(self.name)
+        self.assertEqual(['posted'], [e['kind'] for e in first])
+        while int(time.time()) <= first[0]['at']:
+            time.sleep(0.1)
+        queue.post([{'body': 'second', 'ttl': 300}])
+        since = first[0]['at'] + 1
+        later = self.history(self.name, '--since', str(since))
+        self.assertEqual(['second'], [e['body'] for e in later])
+        self.assertEqual(['first'], [e['body'] for e in self.history(
+            self.name, '--until', str(first[0]['at']))])
+
+    def test_dead_lettered_says_where(self):
+        dlq = self.name + '.dlq'
+        self.dotted(dlq)
+        queue = self.dotted(self.name, _history_ttl=3600,
+                            _max_claim_count=1, _dead_letter_queue=dlq)
+        queue.post([{'body': 'poison', 'ttl': 300}])
+        claim, _ = self.claim_soon(queue)
+        claim.delete()
+        self.assertEqual([], list(queue.claim(ttl=60, grace=60)))
+        events = self.history(self.name)
+        self.assertEqual(['posted', 'claimed', 'released', 'claimed',
+                          'dead_lettered'], [e['kind'] for e in events],
+                         events)
+        self.assertEqual('2', events[-2]['count'])
+        self.assertEqual(dlq, events[-1]['to'])
+        # The copy in the dead letter queue keeps no history.
+        self.assertEqual([], self.history(dlq))
+
+    def test_expired_unseen(self):
+        queue = self.dotted(self.name, _history_ttl=3600)
+        mid = queue.post([{'body': 'late', 'ttl': 60}])['resources'][0]
+        mid = mid.rsplit('/', 1)[-1]
+        self.assertEqual(['posted'],
+                         [e['kind'] for e in self.history(self.name)])
+        box = upstream.message_container(self.name, PROJECT)
+        ends = int(time.time()) + 2
+        objects.expire(self.swift, box, mid, ends)
+        while int(time.time()) <= ends:
+            time.sleep(0.2)
+        # Swift answers 404 for it: expired, before the end of its ttl
+        # as posted: its time is when the reader found it gone.
+        events = self.history(self.name)
+        self.assertEqual(['posted', 'expired'], [e['kind'] for e in events])
+        self.assertEqual('', events[-1]['count'])     # never claimed
+        self.assertTrue(ends <= events[-1]['at'] <= int(time.time()),
+                        events)
+
+    def test_history_is_gone_after_its_ttl(self):
+        queue = self.dotted(self.name, _history_ttl=2)
+        queue.post([{'body': 'short-lived', 'ttl': 300}])
+        found = self.history(self.name)
+        self.assertEqual(['posted'], [e['kind'] for e in found])
+        (_, expires), = self.objects(self.name)
+        self.assertEqual(found[0]['at'] + 2, expires)
+        while int(time.time()) <= expires:
+            time.sleep(0.2)
+        self.assertEqual([], self.history(self.name))
+        # Queues without _history_ttl keep none.
+        plain = self.dotted(self.name + '.plain')
+        plain.post([{'body': 'x', 'ttl': 300}])
+        self.assertEqual([], self.history(self.name + '.plain'))
+        self.assertRaises(swiftclient.ClientException,
+                          self.swift.head_container,
+                          history.container(self.name + '.plain', PROJECT))
+
+    def test_replay_twice_posts_once(self):
+        queue = self.dotted(self.name, _history_ttl=3600)
+        target = self.dotted(self.name + '.again')
+        since = int(time.time())
+        queue.post([{'body': {'n': n}, 'ttl': 300} for n in range(3)])
+        for message in queue.pop(3):
+            pass
+        until = int(time.time()) + 1
+        argv = ('replay', self.name, '--since', str(since), '--until',
+                str(until), '--to', target.name, '--delay', '0')
+        dry = self.manage(*argv, '--dry-run')
+        self.assertEqual(3, len(dry))
+        self.assertTrue(all('would post' in line for line in dry))
+        first = self.manage(*argv)
+        self.assertEqual(3, len(first))
+        self.assertTrue(all(' posted as ' in line for line in first))
+        again = self.manage(*argv)
+        self.assertTrue(all('already posted as' in line for line in again))
+        self.assertEqual(sorted(line.split()[-1] for line in first),
+                         sorted(line.split()[-1] for line in again))
+        bodies = sorted(m.body['n'] for m in target.messages(echo=True))
+        self.assertEqual([0, 1, 2], bodies)
+        found = self.history(self.name)
+        self.assertEqual(['1'] * 3, [e['popped'] for e in found
+                                     if e['kind'] == 'deleted'])
+        self.assertEqual(3, [e['kind'] for e in found].count('replayed'))
