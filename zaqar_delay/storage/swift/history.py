@@ -14,7 +14,7 @@ Object name                         Content (JSON)
 ==================================  =====================================
 
 ``t`` is Zaqar's time of the event (ten digits, UNIX seconds) and ``us``
-the microseconds of the writer's clock within its second (for a
+the writer's clock in microseconds (sixteen digits; for a
 ``posted`` event, when the post began: a claim can take the message
 before its ``posted`` event is written): a listing in
 name order, bounded by ``marker`` and ``end_marker``, reads a time range
@@ -77,7 +77,7 @@ def record(client, queue, project, keep, mid, kind, at=None, stamp=None,
         return
     at = timeutils.utcnow_ts() if at is None else int(at)
     stamp = time.time() if stamp is None else stamp
-    name = '%010d.%06d.%s.%s' % (at, int(stamp * 1e6) % 1000000, mid, kind)
+    name = '%010d.%016d.%s.%s' % (at, int(stamp * 1e6), mid, kind)
     objects.put(client, container(queue, project), name,
                 jsonutils.dumps({key: '' if value is None else value
                                  for key, value in fields.items()}),
