@@ -6,7 +6,6 @@ import time
 
 from oslo_serialization import jsonutils
 from oslo_utils import timeutils
-from oslo_utils import uuidutils
 from zaqar import storage
 from zaqar.storage import errors
 from zaqar.storage.swift import claims as upstream_claims
@@ -68,9 +67,7 @@ class ClaimController(upstream_claims.ClaimController):
         ttl, grace = metadata['ttl'], metadata['grace']
         index, now = msg_ctrl.ready_view(queue, project)
         expires = now + ttl
-        claim_id = uuidutils.generate_uuid()
-        if events.of_queue(meta, self.driver.delay_conf.max_history_ttl):
-            claim_id = history.HISTORY_CLAIM + claim_id
+        claim_id = history.claim_id(meta, self.driver.delay_conf)
 
         taking = Taking(queue, project, index, claim_id, expires, grace,
                         meta, now, retry.of_queue(meta, self.driver.max_delay))

@@ -39,6 +39,7 @@ import time
 
 from oslo_serialization import jsonutils
 from oslo_utils import timeutils
+from oslo_utils import uuidutils
 
 from zaqar_delay import dedup
 from zaqar_delay.history import events as history
@@ -59,6 +60,14 @@ ENDS = (history.DELETED, history.DEAD_LETTERED)
 
 def container(queue, project):
     return 'zaqar_delay_history:%s:%s' % (queue, project)
+
+
+def claim_id(metadata, delay_conf):
+    """A new claim's id: a uuid, after ``HISTORY_CLAIM`` when the
+    queue's ``metadata`` has ``_history_ttl`` (``delay_conf``: the
+    ``[delay]`` options)."""
+    kept = history.of_queue(metadata, delay_conf.max_history_ttl)
+    return (HISTORY_CLAIM if kept else '') + uuidutils.generate_uuid()
 
 
 def keeps(content):
