@@ -133,6 +133,29 @@ PUSH_OPTS = [
         'everything through requests.')),
 ]
 
+METRICS_GROUP = 'delay_metrics'
+
+METRICS_OPTS = [
+    cfg.IntOpt('max_queues', default=1000, min=0, help=(
+        'Most queues of a store (of each pool, when pooled) given '
+        'per-queue series at a scrape, in the store\'s order: with '
+        'thousands of queues, the series count stays bounded. '
+        'zaqar_delay_queues{which="holding"} tells how many there '
+        'are.')),
+    cfg.ListOpt('queues', default=[], help=(
+        'Allow-list of the queues given per-queue series, as '
+        '``project/queue`` fnmatch patterns (``*/orders.*``, '
+        '``tenant1/*``; a queue without project is ``/name``). '
+        'Empty: every queue, up to max_queues.')),
+    cfg.HostAddressOpt('host', default='0.0.0.0', help=(
+        'Address the metrics HTTP server binds to '
+        '(zaqar-delay-exporter, zaqar-delay-dispatcher '
+        '--metrics-port).')),
+    cfg.PortOpt('port', default=9727, help=(
+        'Port of zaqar-delay-exporter\'s HTTP server (unless '
+        '--port is given).')),
+]
+
 # Zaqar's own option, described for the configuration reference of the
 # delay drivers; the option registered is always Zaqar's.
 _max_message_delay_doc = copy.deepcopy(transport.max_message_delay)
@@ -149,6 +172,7 @@ def register_opts(conf):
     enforces."""
     conf.register_opts(ALL_OPTS, group=GROUP)
     conf.register_opts(PUSH_OPTS, group=PUSH_GROUP)
+    conf.register_opts(METRICS_OPTS, group=METRICS_GROUP)
     conf.register_opt(transport.max_message_delay, group=transport.GROUP_NAME)
     conf.register_opt(transport.max_message_ttl, group=transport.GROUP_NAME)
 
@@ -182,5 +206,5 @@ def list_opts():
     :returns: a list of ``(group, [options])`` pairs
     """
     return [(GROUP, ALL_OPTS), (PUSH_GROUP, PUSH_OPTS),
-            (REDIS_GROUP, REDIS_OPTS),
+            (METRICS_GROUP, METRICS_OPTS), (REDIS_GROUP, REDIS_OPTS),
             (transport.GROUP_NAME, [_max_message_delay_doc])]

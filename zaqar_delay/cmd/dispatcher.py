@@ -12,6 +12,9 @@ every pool that keeps pending pushes (``zaqar_delay.push.pools``). A
 store it cannot reach when it starts (a redis primary being failed
 over, a server still starting) is tried again, after 1, 2, 4... up to
 ``LOAD_WAIT_MAX`` seconds, until it loads or the command is stopped.
+With ``--metrics-port N`` it serves Prometheus metrics on that port:
+zaqar-delay-exporter's and its own pushes and ticks
+(``zaqar_delay.metrics``).
 """
 
 import os
@@ -25,6 +28,7 @@ from zaqar import bootstrap
 from zaqar.common import errors
 from zaqar.storage import utils as storage_utils
 
+from zaqar_delay.metrics import serve
 from zaqar_delay import opts
 from zaqar_delay.push import dispatcher
 from zaqar_delay.push import pools
@@ -69,10 +73,15 @@ def main(argv=None):
     logging.register_options(conf)
     conf.register_cli_opt(cfg.BoolOpt('once', default=False,
                                       help='push one batch and exit'))
+    conf.register_cli_opt(cfg.PortOpt(
+        'metrics-port', help='serve Prometheus metrics (the stores\' and '
+        'this dispatcher\'s) on this port'))
     opts.register_opts(conf)
     conf(args=sys.argv[1:] if argv is None else argv, project='zaqar',
          prog='zaqar-delay-dispatcher')
     logging.setup(conf, 'zaqar-delay-dispatcher')
+    if conf.metrics_port:
+        serve.start(conf, conf.metrics_port, dispatcher=True)
     if conf.once:
         pusher = build(conf)
         taken = pusher.run_once()

@@ -42,6 +42,7 @@ from oslo_serialization import jsonutils
 import requests
 from zaqar.storage import errors
 
+from zaqar_delay.metrics import process as metrics
 from zaqar_delay import pending
 from zaqar_delay.push import policy
 from zaqar_delay.push import slots
@@ -91,8 +92,11 @@ class _Outcome:
         self._failed = failed
         self._partial = partial
         self._lock = threading.Lock()
+        self._taken = time.monotonic()
 
     def ended(self, delivery):
+        metrics.push_ended(delivery.subscriber, delivery.delivered,
+                           time.monotonic() - self._taken)
         if not delivery.delivered:
             LOG.warning(
                 'push failed: message %s of queue %s (project %s) to %s: '

@@ -31,6 +31,7 @@ from zaqar.storage import errors
 
 from zaqar_delay import dedup
 from zaqar_delay import delay
+from zaqar_delay.metrics import process as metrics
 from zaqar_delay.schedules import definition
 from zaqar_delay.schedules import ticks
 
@@ -136,6 +137,7 @@ class Ticker:
             due, afters[schedule.name] = ticks.plan(
                 schedule, old.get(schedule.name), now)
             posts += [message(schedule, tick) for tick in due]
+            metrics.ticks_posted(now, due)
         # One post for the queue's schedules (most often one request).
         for start in range(0, len(posts), POST_BATCH):
             self.messages.post(queue, posts[start:start + POST_BATCH],

@@ -1,0 +1,151 @@
+"""Scrapes of the metrics HTTP servers, written once for every store.
+
+A real zaqar-server with zaqar-delay's notifier stage and no dispatcher
+in it, a dotted queue name and a project id with a dot: known traffic
+(delayed, due and claimed messages) is scraped from a real
+``zaqar-delay-exporter``; then a ``zaqar-delay-dispatcher
+--metrics-port`` pushes to a receiver and to a subscriber that is not
+there, and its own counters are scraped. Values are read with
+prometheus_client's parser.
+"""
+
+import os
+import subprocess
+import sys
+import time
+
+from prometheus_client import parser
+import requests
+
+from tests.common import push_delivery
+from tests.common import push_faults
+from zaqar_delay.dev import ports
+
+SCRAPE_WAIT = 60    # seconds a condition on scraped values may take
+
+
+def scrape(port):
+    """{(sample name, frozenset of labels): value} of one scrape."""
+    text = requests.get('http://127.0.0.1:%d/metrics' % port,
+                        timeout=60).text
+    return {(sample.name, frozenset(sample.labels.items())): sample.value
+            for family in parser.text_string_to_metric_families(text)
+            for sample in family.samples}
+
+
+def labelled(samples, name, **labels):
+    """The value of the one sample of ``name`` with ``labels`` among
+    its labels, or None."""
+    found = [value for (sample, have), value in samples.items()
+             if sample == name and set(labels.items()) <= have]
+    assert len(found) <= 1, (name, labels, found)
+    return found[0] if found else None
+
+
+class MetricsScrapes(push_delivery.PushTest):
+    in_server = False
+    lease = 20
+    project = 'tenant.a:c'
+    queue_prefix = 'metrics.q-'
+    push_options = {'connect_timeout': 1, 'read_timeout': 1}
+    DEAD = 'http://localhost:9/nobody-listens'
+
+    def store_options(self):
+        return {'delay_metrics': {'host': '127.0.0.1'}}
+
+    def make_queue(self):
+        return push_faults.RawQueue(
+            self.stack.url, self.name, self.project,
+            {'_default_message_delay': push_delivery.QUEUE_DELAY})
+
+    def serve(self, command, *args):
+        """Start a console script serving metrics on a free port; the
+        port once it answers."""
+        port = ports.free_port()
+        proc = subprocess.Popen(
+            [os.path.join(os.path.dirname(sys.executable), command),
+             '--config-file', self.stack.conf] + list(args) +
+            ['--port' if command.endswith('exporter') else '--metrics-port',
+             str(port)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.addCleanup(lambda: proc.poll() is None and proc.kill())
+        deadline = time.monotonic() + SCRAPE_WAIT
+        while time.monotonic() < deadline:
+            self.assertIsNone(proc.poll(), '%s exited' % command)
+            try:
+                requests.get('http://127.0.0.1:%d/' % port, timeout=5)
+                return port
+            except requests.ConnectionError:
+                time.sleep(0.2)
+        self.fail('%s did not serve' % command)
+
+    def until(self, port, check):
+        """Scrape until ``check(samples)`` is true; the last samples."""
+        deadline = time.monotonic() + SCRAPE_WAIT
+        while True:
+            samples = scrape(port)
+            if check(samples) or time.monotonic() > deadline:
+                return samples
+            time.sleep(0.5)
+
+    def test_known_traffic_is_scraped_from_exporter_and_dispatcher(self):
+        ours = dict(project=self.project, queue=self.name)
+        before = int(time.time())
+        self.queue.post([{'body': 'later-%d' % n, 'ttl': 7200,
+                          'delay': 3600} for n in range(3)])
+        self.queue.post([{'body': 'now-%d' % n, 'ttl': 600, 'delay': 0}
+                         for n in range(4)])
+        self.queue._call('post', '/claims?limit=2', {'ttl': 300,
+                                                     'grace': 60})
+        exporter = self.serve('zaqar-delay-exporter')
+        samples = scrape(exporter)
+        after = int(time.time()) + 1
+
+        def value(name, **labels):
+            return labelled(samples, 'zaqar_delay_' + name, **labels)
+
+        self.assertEqual(
+            {'delayed': 3, 'ready': 2, 'claimed': 2},
+            {state: value('queue_messages', state=state, **ours)
+             for state in ('delayed', 'ready', 'claimed')})
+        age = value('queue_oldest_due_age_seconds', **ours)
+        self.assertTrue(0 <= age <= after - before, age)
+        next_due = value('queue_next_due_timestamp_seconds', **ours)
+        self.assertTrue(before + 3600 <= next_due <= after + 3600, next_due)
+        self.assertEqual(1, value('store_up'))
+        self.assertEqual(1, value('queues', which='exported'))
+        self.assertEqual(7, value('pushes_pending'))
+        self.assertEqual(0, value('pushes_failed_kept'))
+
+        # Pushes: one subscriber takes them, one is not there.
+        hooked = push_faults.RawQueue(
+            self.stack.url, self.name + '.hooked', self.project,
+            dict(push_faults.FaultsBase.metadata,
+                 _default_message_delay=push_delivery.QUEUE_DELAY))
+        hooked.subscribe(self.receiver.url)
+        hooked.subscribe(self.DEAD)
+        hooked.post([{'body': 'pushed-%d' % n, 'ttl': 600, 'delay': 0}
+                     for n in range(2)])
+        dispatcher = self.serve('zaqar-delay-dispatcher')
+        self.assertEqual(2, self.receiver.wait_for(2, SCRAPE_WAIT))
+        samples = self.until(dispatcher, lambda s: labelled(
+            s, 'zaqar_delay_pushes_failed_total',
+            subscriber_host='localhost') == 2 and labelled(
+            s, 'zaqar_delay_pushes_pending') == 3)
+        self.assertEqual(2, value('pushes_sent_total',
+                                  subscriber_host='127.0.0.1'))
+        self.assertEqual(2, value('pushes_failed_total',
+                                  subscriber_host='localhost'))
+        self.assertIsNone(value('pushes_failed_total',
+                                subscriber_host='127.0.0.1'))
+        self.assertEqual(4, value('push_delivery_seconds_count'))
+        # The queue's 4 due messages had no subscriber: their pushes
+        # are done; the 3 delayed ones wait for their time.
+        self.assertEqual(3, value('pushes_pending'))
+        self.assertEqual(2, value('pushes_failed_kept'))
+        self.assertEqual(2, value('queues', which='exported'))
+        self.assertEqual(
+            {'delayed': 0, 'ready': 2, 'claimed': 0},
+            {state: value('queue_messages', state=state,
+                          project=self.project, queue=self.name + '.hooked')
+             for state in ('delayed', 'ready', 'claimed')})

@@ -1,0 +1,21 @@
+"""Metrics scraped over HTTP on each store (``tests/common/metrics.py``)."""
+
+import testtools
+
+from tests.common import metrics
+from tests.fixtures import services
+
+
+class RedisMetricsTest(metrics.MetricsScrapes, testtools.TestCase):
+    pass
+
+
+class MongoMetricsTest(metrics.MetricsScrapes, testtools.TestCase):
+    store = 'mongodb.delay'
+
+
+class SwiftMetricsTest(metrics.MetricsScrapes, testtools.TestCase):
+    store = 'swift.delay'
+
+    def stack_options(self):
+        return {'swift': services.keystone_swift().swift_store()}

@@ -1,0 +1,58 @@
+"""The names of every metric family zaqar-delay exports, in one place.
+
+Names are given without the ``_total`` suffix prometheus_client adds to
+counters; ``EXPOSED`` is every name as a scrape shows it (the dashboard
+test checks its queries against it).
+"""
+
+import collections
+
+PREFIX = 'zaqar_delay_'
+
+# Read from the stores at scrape time (collector.StoreCollector).
+QUEUE_MESSAGES = PREFIX + 'queue_messages'
+QUEUE_OLDEST_DUE_AGE = PREFIX + 'queue_oldest_due_age_seconds'
+QUEUE_NEXT_DUE = PREFIX + 'queue_next_due_timestamp_seconds'
+QUEUES = PREFIX + 'queues'
+PUSHES_PENDING = PREFIX + 'pushes_pending'
+PUSHES_FAILED_KEPT = PREFIX + 'pushes_failed_kept'
+STORE_UP = PREFIX + 'store_up'
+STORE_SCRAPE = PREFIX + 'store_scrape_duration_seconds'
+
+# Counted by a dispatcher process (process.py).
+PUSHES_SENT = PREFIX + 'pushes_sent'
+PUSHES_FAILED = PREFIX + 'pushes_failed'
+PUSH_DELIVERY = PREFIX + 'push_delivery_seconds'
+TICKS_POSTED = PREFIX + 'schedule_ticks_posted'
+TICK_LATENESS = PREFIX + 'schedule_tick_lateness_seconds'
+
+# Message states of QUEUE_MESSAGES' ``state`` label.
+DELAYED, READY, CLAIMED = 'delayed', 'ready', 'claimed'
+
+EXPOSED = frozenset([
+    QUEUE_MESSAGES, QUEUE_OLDEST_DUE_AGE, QUEUE_NEXT_DUE, QUEUES,
+    PUSHES_PENDING, PUSHES_FAILED_KEPT, STORE_UP, STORE_SCRAPE,
+    PUSHES_SENT + '_total', PUSHES_FAILED + '_total',
+    PUSH_DELIVERY + '_bucket', PUSH_DELIVERY + '_sum',
+    PUSH_DELIVERY + '_count', TICKS_POSTED + '_total',
+    TICK_LATENESS + '_bucket', TICK_LATENESS + '_sum',
+    TICK_LATENESS + '_count'])
+
+
+class QueueStats(collections.namedtuple(
+        'QueueStats', 'delayed ready claimed available_since next_due')):
+    """One queue as a backend reader sees it at ``now``.
+
+    ``ready``: due and not claimed (taken by the next claim), whether or
+    not promotion has moved it to the ready index yet; ``delayed``: not
+    due yet; ``claimed``: held by a live claim. ``available_since``: the
+    earliest time (unix s) a message counted in ``ready`` became
+    claimable, of the first one in claim order and the first in each
+    index that promotion reads (None if none is ready);
+    ``next_due``: the due time of the next delayed message (None if
+    none is delayed).
+    """
+
+
+# A store-wide reading: pending pushes, failed-push records kept.
+StoreStats = collections.namedtuple('StoreStats', 'pending failed')

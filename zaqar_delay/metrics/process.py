@@ -1,0 +1,57 @@
+"""What a dispatcher process counts as it pushes and ticks.
+
+One registry per process (``REGISTRY``); the push dispatcher and the
+schedules ticker call the functions below, which cost a counter
+increment each. ``zaqar-delay-dispatcher --metrics-port N`` serves this
+registry with the stores' collector added.
+"""
+
+import urllib.parse
+
+import prometheus_client
+
+from zaqar_delay.metrics import families as fam
+
+REGISTRY = prometheus_client.CollectorRegistry(auto_describe=True)
+
+_SECONDS = (0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300, 900, 3600)
+
+SENT = prometheus_client.Counter(
+    fam.PUSHES_SENT, 'Pushes a subscriber took (a 2xx answer, or a '
+    'mailto sent), by subscriber host.', ['subscriber_host'],
+    registry=REGISTRY)
+FAILED = prometheus_client.Counter(
+    fam.PUSHES_FAILED, 'Pushes that failed for good (retries spent, '
+    'refused, or out of the lease), by subscriber host.',
+    ['subscriber_host'], registry=REGISTRY)
+DELIVERY = prometheus_client.Histogram(
+    fam.PUSH_DELIVERY, 'Seconds from taking a due push to the outcome '
+    'of one subscriber\'s delivery (waits for a slot, attempts, '
+    'retries).',
+    buckets=_SECONDS, registry=REGISTRY)
+TICKS = prometheus_client.Counter(
+    fam.TICKS_POSTED, 'Schedule ticks posted as messages.',
+    registry=REGISTRY)
+TICK_LATENESS = prometheus_client.Histogram(
+    fam.TICK_LATENESS, 'Seconds between a tick\'s time and its posting.',
+    buckets=_SECONDS, registry=REGISTRY)
+
+
+def host(subscriber):
+    """The host of a subscriber URL (the scheme for mailto and others
+    without one): a label that stays few-valued."""
+    parts = urllib.parse.urlsplit(subscriber)
+    return parts.hostname or parts.scheme or 'unknown'
+
+
+def push_ended(subscriber, delivered, seconds):
+    """A subscriber's push ended, ``seconds`` after it was taken."""
+    (SENT if delivered else FAILED).labels(host(subscriber)).inc()
+    DELIVERY.observe(seconds)
+
+
+def ticks_posted(now, ticks):
+    """A ticker posted ``ticks`` (their unix times) at ``now``."""
+    TICKS.inc(len(ticks))
+    for tick in ticks:
+        TICK_LATENESS.observe(max(now - tick, 0))

@@ -1,0 +1,99 @@
+"""Read a ``redis.delay`` store for metrics: sorted-set counts only.
+
+Per queue, one pipelined round trip for every queue of a scrape (three
+ZCARDs, two ZCOUNTs and three one-member ranges on the queue's index
+sets, ``storage.redis.keys``), then one HMGET of the first ready
+message of each queue that has one: O(log n) per queue, whatever its
+backlog. Store-wide: ZCARD of the pending and failed pushes.
+"""
+
+from oslo_utils import encodeutils
+
+from zaqar_delay.metrics import families
+from zaqar_delay.storage.redis import keys
+from zaqar_delay.storage.redis import migrate
+
+
+def queues(data, control, cache):
+    """(project, queue) of every queue holding messages, in the store's
+    order. A ``<project>.<queue>`` scope is split where the management
+    store knows such a queue (dots in both make the split ambiguous),
+    once per scope: ``cache`` keeps it across scrapes."""
+    for scope in migrate.scopes(data.connection):
+        if scope not in cache:
+            cache[scope] = _split(control, scope)
+        if cache[scope] is not None:
+            yield cache[scope]
+
+
+def _split(control, scope):
+    candidates = [(scope[:at], scope[at + 1:])
+                  for at, char in enumerate(scope) if char == '.']
+    for project, queue in candidates:
+        if control.queue_controller.exists(queue, project or None):
+            return project or None, queue
+    # A queue deleted with messages left: its first split, as a label.
+    return (candidates[0][0] or None, candidates[0][1]) if candidates else None
+
+
+def read(data, named, now):
+    """{(project, queue): QueueStats} of ``named`` queues at ``now``."""
+    client = data.connection
+    indexes = [keys.index(queue, project) for project, queue in named]
+    with client.pipeline(transaction=False) as pipe:
+        for index in indexes:
+            pipe.zcard(index.ready)
+            pipe.zcard(index.waiting)
+            pipe.zcard(index.claimed)
+            pipe.zcount(index.due, '-inf', now)
+            pipe.zcount(index.claim_expiry, '-inf', now)
+            pipe.zrangebyscore(index.due, '-inf', '+inf', start=0, num=1,
+                               withscores=True)
+            pipe.zrangebyscore(index.due, '(%d' % now, '+inf', start=0,
+                               num=1, withscores=True)
+            pipe.zrangebyscore(index.claim_expiry, '-inf', now, start=0,
+                               num=1, withscores=True)
+            pipe.zrange(index.ready, 0, 0)
+        replies = pipe.execute()
+    rows = [replies[at:at + 9] for at in range(0, len(replies), 9)]
+    with client.pipeline(transaction=False) as pipe:
+        for row in rows:
+            if row[8]:
+                pipe.hmget(row[8][0], 'd', 'cr')
+        firsts = iter(pipe.execute())
+    found = {}
+    for name, row in zip(named, rows):
+        (ready, waiting, claimed, due_waiting, ended, first_due, next_due,
+         first_ended, first_ready) = row
+        since = []
+        if first_ready:
+            due, created = next(firsts)
+            since.append(_number(due) or _number(created))
+        if first_due and first_due[0][1] <= now:
+            since.append(first_due[0][1])
+        if first_ended:
+            since.append(first_ended[0][1])
+        since = [s for s in since if s is not None]
+        found[name] = families.QueueStats(
+            delayed=waiting - due_waiting,
+            ready=ready + due_waiting + ended,
+            claimed=claimed - ended,
+            available_since=min(since) if since else None,
+            next_due=next_due[0][1] if next_due else None)
+    return found
+
+
+def _number(raw):
+    if raw is None:
+        return None
+    value = float(encodeutils.safe_decode(raw))
+    return value or None
+
+
+def store(data):
+    """The store's StoreStats: two ZCARDs."""
+    with data.connection.pipeline(transaction=False) as pipe:
+        pipe.zcard(keys.PUSHES)
+        pipe.zcard(keys.FAILED_PUSHES_AT)
+        pending, failed = pipe.execute()
+    return families.StoreStats(pending, failed)

@@ -1,0 +1,91 @@
+"""Read a ``swift.delay`` store for metrics: container counts and
+one-entry listings.
+
+Per queue (``storage.swift.index``): three container HEADs (``ready``,
+``waiting``, ``lock``: their object counts), a listing of the ``due``
+entries up to now (at most ``LISTED`` names), a one-name listing of
+``due`` after now, of ``claim_expiry`` up to now and of ``ready``, and a
+GET of that first ready message: eight requests, whatever the backlog.
+Store-wide: HEADs of the pending and failed-push containers.
+
+A claim's end is seen by the next claim or list of its queue: until
+then, the messages of a claim that ended count as claimed, and the
+claim's end as when they became available.
+"""
+
+from oslo_serialization import jsonutils
+
+from zaqar_delay.metrics import families
+from zaqar_delay.storage.swift import index as idx
+from zaqar_delay.storage.swift import migrate
+from zaqar_delay.storage.swift import pushes
+from zaqar_delay.storage.swift import responses
+
+# Most ``due`` entries up to now counted in a scrape: above it, the
+# count of due messages not yet promoted is this number.
+LISTED = 1000
+
+
+def queues(data, control, cache):
+    """(project, queue) of every message container."""
+    for queue, project in migrate.queues(data.connection):
+        yield project, queue
+
+
+def read(data, named, now):
+    """{(project, queue): QueueStats} of ``named`` queues at ``now``."""
+    return {(project, queue): _one(data, queue, project, now)
+            for project, queue in named}
+
+
+def _count(client, container):
+    with responses.tolerating(responses.NOT_FOUND):
+        return int(client.head_container(container)[
+            'x-container-object-count'])
+    return 0
+
+
+def _names(client, container, **query):
+    with responses.tolerating(responses.NOT_FOUND):
+        return [obj['name'] for obj in client.get_container(
+            container, **query)[1]]
+    return []
+
+
+def _one(data, queue, project, now):
+    client = data.connection
+
+    def name(kind):
+        return idx.container(kind, queue, project)
+
+    ready = _count(client, name(idx.READY))
+    waiting = _count(client, name(idx.WAITING))
+    locked = _count(client, name(idx.LOCK))
+    up_to_now = '%010d' % (now + 1)
+    due = _names(client, name(idx.DUE), end_marker=up_to_now, limit=LISTED)
+    later = _names(client, name(idx.DUE), marker='%010d.~' % now, limit=1)
+    ended = _names(client, name(idx.CLAIM_EXPIRY), end_marker=up_to_now,
+                   limit=1)
+    first = _names(client, name(idx.READY), limit=1)
+    since = []
+    if first:
+        found = data.message_controller.found(queue, first[0], project)
+        if found is not None:
+            headers, body = found
+            since.append(jsonutils.loads(body).get('delay_expires') or
+                         float(headers['x-timestamp']))
+    if due:
+        since.append(idx.untimed(due[0])[0])
+    if ended:
+        since.append(int(ended[0].split('-', 1)[0]))
+    return families.QueueStats(
+        delayed=max(waiting - len(due), 0), ready=ready + len(due),
+        claimed=locked, available_since=min(since) if since else None,
+        next_due=idx.untimed(later[0])[0] if later else None)
+
+
+def store(data):
+    """The store's StoreStats: two container HEADs."""
+    client = data.connection
+    return families.StoreStats(_count(client, pushes.PENDING),
+                               _count(client, pushes.FAILED))
