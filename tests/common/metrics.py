@@ -21,6 +21,10 @@ from tests.common import push_delivery
 from tests.common import push_faults
 from zaqar_delay.dev import ports
 
+# One attempt per subscriber (Zaqar wants maximum - minimum >= 10).
+NO_RETRY = {'retries_with_no_delay': 0, 'minimum_delay_retries': 0,
+            'minimum_delay': 1, 'maximum_delay': 11,
+            'maximum_delay_retries': 0}
 SCRAPE_WAIT = 60    # seconds a condition on scraped values may take
 
 
@@ -120,8 +124,8 @@ class MetricsScrapes(push_delivery.PushTest):
         # Pushes: one subscriber takes them, one is not there.
         hooked = push_faults.RawQueue(
             self.stack.url, self.name + '.hooked', self.project,
-            dict(push_faults.FaultsBase.metadata,
-                 _default_message_delay=push_delivery.QUEUE_DELAY))
+            {'_retry_policy': NO_RETRY,
+             '_default_message_delay': push_delivery.QUEUE_DELAY})
         hooked.subscribe(self.receiver.url)
         hooked.subscribe(self.DEAD)
         hooked.post([{'body': 'pushed-%d' % n, 'ttl': 600, 'delay': 0}
