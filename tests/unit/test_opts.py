@@ -15,6 +15,8 @@ class OptsTest(testtools.TestCase):
                          {o.name for o in groups['delay']})
         self.assertEqual(['wait_replicas', 'wait_timeout_ms'],
                          [o.name for o in groups[opts.REDIS_GROUP]])
+        self.assertEqual(['max_queues', 'queues', 'host', 'port'],
+                         [o.name for o in groups[opts.METRICS_GROUP]])
         self.assertEqual(['max_message_delay'],
                          [o.name for o in groups['transport']])
 
