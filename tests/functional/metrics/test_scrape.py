@@ -16,6 +16,7 @@ class MongoMetricsTest(metrics.MetricsScrapes, testtools.TestCase):
 
 class SwiftMetricsTest(metrics.MetricsScrapes, testtools.TestCase):
     store = 'swift.delay'
+    shared = True
 
     def stack_options(self):
         return {'swift': services.keystone_swift().swift_store()}
