@@ -20,3 +20,8 @@ class SwiftMetricsTest(metrics.MetricsScrapes, testtools.TestCase):
 
     def stack_options(self):
         return {'swift': services.keystone_swift().swift_store()}
+
+
+class MongoPooledMetricsTest(metrics.MetricsScrapes, testtools.TestCase):
+    store = 'mongodb.delay'
+    pooled = True
