@@ -5,7 +5,8 @@ Per queue (``storage.swift.index``): three container HEADs (``ready``,
 ``waiting``, ``lock``: their object counts), a listing of the ``due``
 entries up to now (at most ``LISTED`` names), a one-name listing of
 ``due`` after now, of ``claim_expiry`` up to now and of ``ready``, and a
-GET of that first ready message: eight requests, whatever the backlog.
+GET of that first ready message: eight requests, whatever the backlog,
+for eight queues at once.
 Store-wide: HEADs of the pending and failed-push containers.
 
 A claim's end is seen by the next claim or list of its queue: until
@@ -18,6 +19,7 @@ from oslo_serialization import jsonutils
 from zaqar_delay.metrics import families
 from zaqar_delay.storage.swift import index as idx
 from zaqar_delay.storage.swift import migrate
+from zaqar_delay.storage.swift import parallel
 from zaqar_delay.storage.swift import pushes
 from zaqar_delay.storage.swift import responses
 
@@ -33,9 +35,11 @@ def queues(data, control, cache):
 
 
 def read(data, named, now):
-    """{(project, queue): QueueStats} of ``named`` queues at ``now``."""
-    return {(project, queue): _one(data, queue, project, now)
-            for project, queue in named}
+    """{(project, queue): QueueStats} of ``named`` queues at ``now``;
+    ``parallel.WORKERS`` queues are read at once."""
+    named = list(named)
+    return dict(zip(named, parallel.each(
+        lambda name: _one(data, name[1], name[0], now), named)))
 
 
 def _count(client, container):
