@@ -250,7 +250,8 @@ def _history(args, out):
 
 def _replay(args, out):
     try:
-        replayer = history.replayer(args.config_file)
+        replayer = history.replayer(args.config_file, args.queue,
+                                    args.project, args.to)
     except history.HistoryError as exc:
         sys.stderr.write('zaqar-delay-manage replay: %s\n' % exc)
         return 2

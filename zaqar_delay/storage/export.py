@@ -45,27 +45,34 @@ def record(id, created, ttl, expires, due, claim_id, claim_expires,
             'claim_count': claim_count or 0, 'body': body}
 
 
-def load(config_files):
-    """The message store named in the config files, with its control
-    driver: ``(store name, control driver, data driver)``. Pooled
-    deployments are exported a pool at a time, with a config file
-    whose ``message_store`` and uri are that pool's."""
+def configure(config_files):
+    """Zaqar's options read from the config files, with the cache and
+    control driver they name: ``(conf, cache, control driver)``."""
     conf = cfg.ConfigOpts()
     logging.register_options(conf)     # swift's driver reads [DEFAULT] debug
     for group, options in zaqar_opts.list_opts_by_group():
         conf.register_opts(options, group=group)
     profiler_opts.set_defaults(conf)
     conf(args=[], project='zaqar', default_config_files=config_files)
+    oslo_cache.register_config(conf)
+    cache = oslo_cache.get_cache(conf)
+    control = storage_utils.load_storage_driver(conf, cache,
+                                                control_mode=True)
+    return conf, cache, control
+
+
+def load(config_files):
+    """The message store named in the config files, with its control
+    driver: ``(store name, control driver, data driver)``. Pooled
+    deployments are exported a pool at a time, with a config file
+    whose ``message_store`` and uri are that pool's."""
+    conf, cache, control = configure(config_files)
     if conf.pooling:
         raise ExportError('pooling is enabled: export one pool at a time, '
                           'with a config file that names its store')
     name = conf.drivers.message_store
     if name.split('.')[0] not in _MODULES:
         raise ExportError('cannot export a %r message store' % name)
-    oslo_cache.register_config(conf)
-    cache = oslo_cache.get_cache(conf)
-    control = storage_utils.load_storage_driver(conf, cache,
-                                                control_mode=True)
     data = storage_utils.load_storage_driver(conf, cache,
                                              control_driver=control)
     return name, control, data
