@@ -1,4 +1,5 @@
-"""The audit's pictures: messages coming due, and lateness of claims.
+"""The audit's pictures: messages coming due, lateness of claims, and
+the true lateness of deliveries over time (from an exported history).
 
 The data behind each picture is worked out apart from its drawing
 (``due_series``, ``lateness_series``), so that it can be checked.
@@ -31,6 +32,17 @@ Due = collections.namedtuple('Due', 'minutes edges total queues')
 # the last is open), and [(label, claims timed, cumulative share of
 # them per bin)] of the queues drawn.
 Lateness = collections.namedtuple('Lateness', 'edges queues')
+
+# The widths (seconds) of the lateness-over-time buckets, and the most
+# buckets drawn: the narrowest width that covers the span in that many.
+WIDTHS = (1, 10, 60, 300, 900, 3600, 6 * 3600, 86400)
+MOST_BUCKETS = 240
+
+# The data of the lateness-over-time picture: the bucket width
+# (seconds); ``every``: [(start, deliveries, p50, p90, p99, max)] of all
+# queues together, by start; ``queues``: [(label, [(start, p99)])] of the
+# queues drawn, those with the most deliveries first.
+Timeline = collections.namedtuple('Timeline', 'width every queues')
 
 
 def bucket_minutes(hours):
@@ -101,6 +113,30 @@ def lateness_series(rows, lines=LINES):
             shares.append(running / timed)
         drawn.append((name, timed, shares))
     return Lateness(edges[1:] + (math.inf,), drawn)
+
+
+def timeline_width(first, last):
+    """The bucket width (one of ``WIDTHS``) for deliveries from
+    ``first`` to ``last`` (UNIX seconds)."""
+    span = max(0.0, last - first)
+    for width in WIDTHS:
+        if span / width <= MOST_BUCKETS:
+            return width
+    return WIDTHS[-1]
+
+
+def timeline_series(every, queue_rows, width, lines=LINES):
+    """The Timeline data of ``every`` (start, deliveries, p50, p90, p99,
+    max; all queues) and ``queue_rows`` (project, queue, start,
+    deliveries, p99)."""
+    counts, points = {}, {}
+    for project, queue, start, deliveries, p99 in queue_rows:
+        name = label(project, queue)
+        counts[name] = counts.get(name, 0) + deliveries
+        points.setdefault(name, []).append((start, p99))
+    ranked = sorted(counts, key=lambda k: (-counts[k], k))[:lines]
+    return Timeline(width, sorted(tuple(r) for r in every),
+                    [(name, sorted(points[name])) for name in ranked])
 
 
 def _pyplot():
@@ -179,3 +215,56 @@ def draw_lateness(data, path):
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     pyplot.close(fig)
+
+
+def draw_timeline(data, path):
+    """A PNG of ``data`` (Timeline): lateness of all deliveries per
+    bucket above (p50, p90, p99 and max), each drawn queue's p99 below."""
+    pyplot = _pyplot()
+    from matplotlib import dates
+    fig, (top, bottom) = pyplot.subplots(2, 1, figsize=(10, 6.5),
+                                         sharex=True)
+    width = data.width / 86400.0        # matplotlib dates count days
+
+    def days(points):
+        return [dates.date2num(_when(start)) for start in points]
+
+    starts = days(r[0] for r in data.every)
+    for i, name, style in ((2, 'p50', '-'), (3, 'p90', '-'), (4, 'p99', '-'),
+                           (5, 'max', ':')):
+        top.step(starts + [starts[-1] + width],
+                 [r[i] for r in data.every] + [data.every[-1][i]],
+                 where='post', linestyle=style, label=name)
+    top.set_title('Lateness of deliveries (first claim or push) per %s, '
+                  'all queues (%d)' % (_seconds_text(data.width),
+                                       sum(r[1] for r in data.every)))
+    for name, points in data.queues:
+        at = days(p[0] for p in points)
+        bottom.step(at + [at[-1] + width], [p[1] for p in points] +
+                    [points[-1][1]], where='post', linewidth=1.2,
+                    label=name)
+    bottom.set_title('p99 per queue: the %d with the most deliveries'
+                     % len(data.queues), fontsize='medium')
+    bottom.set_xlabel('delivered at (UTC)')
+    bottom.xaxis.set_major_locator(dates.AutoDateLocator(
+        tz=datetime.timezone.utc))
+    bottom.xaxis.set_major_formatter(dates.DateFormatter(
+        '%m-%d %H:%M', tz=datetime.timezone.utc))
+    for ax in (top, bottom):
+        ax.set_ylabel('seconds after due')
+        ax.axhline(0, color='black', linewidth=0.6)
+        ax.grid(alpha=0.3)
+        if ax.lines:
+            ax.legend(loc='upper right', fontsize='small')
+    fig.autofmt_xdate()
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    pyplot.close(fig)
+
+
+def _seconds_text(width):
+    if width >= 3600:
+        return _width(width // 60)
+    if width >= 60:
+        return '%d minute%s' % (width // 60, 's' if width > 60 else '')
+    return '%d second%s' % (width, 's' if width > 1 else '')

@@ -32,3 +32,31 @@ def summary(queues, now, hours, forecast_total, out):
             '%s/%s' % (q['project'] or '-', q['queue']), q['messages'],
             q['delayed'], q['claimed'], q['never_deliverable'],
             q['early_claims'], ' '.join(late)))
+
+
+def _seconds(value):
+    return '-' if value is None else '%.1fs' % value
+
+
+def history_summary(queues, out):
+    """Write the true lateness summary of collected per-queue rows
+    (``transforms.history.queue_lateness``)."""
+    total = {k: sum(q[k] or 0 for q in queues) for k in (
+        'posted', 'delivered', 'early', 'claims', 'claimed', 'retried')}
+    out.write('true lateness of deliveries (first claim or first 2xx '
+              'push), from a history\n')
+    out.write('%(posted)d messages posted in ' % total + '%d queues: %d '
+              'delivered\n' % (len(queues), total['delivered']))
+    out.write('delivered before due: %d\n' % total['early'])
+    out.write('claims: %(claims)d on %(claimed)d messages, %(retried)d '
+              'claimed more than once\n' % total)
+    out.write('\n%-28s %7s %9s %5s %9s %9s %9s %9s %10s %7s\n' % (
+        'project/queue', 'posted', 'delivered', 'early', 'late p50',
+        'late p90', 'late p99', 'late max', 'claims/msg', 'retried'))
+    for q in queues:
+        late = ' '.join('%9s' % _seconds(q[k]) for k in (
+            'lateness_p50', 'lateness_p90', 'lateness_p99', 'lateness_max'))
+        per = '%.2f' % (q['claims'] / q['claimed']) if q['claimed'] else '-'
+        out.write('%-28s %7d %9d %5d %s %10s %7d\n' % (
+            '%s/%s' % (q['project'] or '-', q['queue']), q['posted'],
+            q['delivered'], q['early'], late, per, q['retried']))

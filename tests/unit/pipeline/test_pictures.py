@@ -88,16 +88,42 @@ class LatenessSeriesTest(testtools.TestCase):
         self.assertEqual([0.0] * 10 + [1.0], shares['p/b'][1])
 
 
+class TimelineTest(testtools.TestCase):
+
+    def test_the_narrowest_width_covering_the_span(self):
+        self.assertEqual([1, 1, 10, 60, 300, 86400], [
+            pictures.timeline_width(NOW, NOW + span)
+            for span in (0, 240, 241, 2400 + 1, 4 * 3600 + 1,
+                         10 * 86400 * 240)])
+
+    def test_queues_with_the_most_deliveries_drawn_in_time_order(self):
+        every = [(NOW + 60, 3, 1.0, 2.0, 2.0, 2.0),
+                 (NOW, 5, 0.0, 1.0, 1.0, 9.0)]
+        rows = [('p', 'a', NOW + 60, 1, 2.0), ('p', 'a', NOW, 1, 0.0),
+                ('p', 'b', NOW, 4, 1.0), ('p', 'b', NOW + 60, 2, 2.0),
+                ('p', 'c', NOW, 1, 9.0)]
+        data = pictures.timeline_series(every, rows, 60, lines=2)
+        self.assertEqual(60, data.width)
+        self.assertEqual([NOW, NOW + 60], [r[0] for r in data.every])
+        self.assertEqual([('p/b', [(NOW, 1.0), (NOW + 60, 2.0)]),
+                          ('p/a', [(NOW, 0.0), (NOW + 60, 2.0)])],
+                         data.queues)
+
+
 class DrawTest(testtools.TestCase):
 
     def test_pictures_are_written(self):
         out = tempfile.mkdtemp(prefix='zaqar-delay-pictures-')
         due = os.path.join(out, 'due.png')
         late = os.path.join(out, 'late.png')
+        timeline = os.path.join(out, 'timeline.png')
+        pictures.draw_timeline(pictures.timeline_series(
+            [(NOW, 2, 1.0, 3.0, 3.0, 3.0)], [('p', 'a', NOW, 2, 3.0)], 60),
+            timeline)
         pictures.draw_due(pictures.due_series(
             [('p', 'a', minute(60), 5)], NOW, 48), due, 48)
         pictures.draw_lateness(pictures.lateness_series(
             [('p', 'a', 2, 5)]), late)
-        for path in (due, late):
+        for path in (due, late, timeline):
             with open(path, 'rb') as png:
                 self.assertEqual(b'\x89PNG', png.read(4))

@@ -3,6 +3,9 @@
   zaqar-delay-manage --config-file zaqar.conf export --project P \\
       --output snapshot.jsonl
   zaqar-delay-audit snapshot.jsonl --out report/ [--hours 24]
+  zaqar-delay-manage --config-file zaqar.conf export --history \
+      --project P --output history.jsonl
+  zaqar-delay-audit [snapshot.jsonl] --history history.jsonl --out report/
 
 Reads a snapshot (the export's JSON lines, or Parquet with the same
 columns) and writes, under ``--out``: Parquet tables ``queues``
@@ -11,6 +14,14 @@ percentiles), ``forecast`` (messages coming due per minute),
 ``lateness`` (timed claims per lateness bin), ``never_deliverable`` and
 ``early_claims``; ``summary.txt`` (also printed), ``forecast.png`` and,
 when claims were timed, ``lateness.png`` (``pictures``).
+
+With ``--history`` (``export --history``'s records), it also writes the
+true lateness of the deliveries the history recorded: Parquet tables
+``history_queues`` (per queue: lateness percentiles and max, early
+deliveries, claims), ``retries`` (messages per number of claims),
+``early_deliveries``, ``lateness_over_time`` (per queue) and
+``lateness_over_time_all``; ``history_summary.txt`` (also printed) and
+``lateness_over_time.png``.
 """
 
 import argparse
@@ -26,6 +37,7 @@ from zaqar_delay.pipeline import report
 from zaqar_delay.pipeline import schemas
 from zaqar_delay.pipeline import session as spark_session
 from zaqar_delay.pipeline.transforms import audit as transform
+from zaqar_delay.pipeline.transforms import history as history_transform
 
 
 def run(spark, snapshot, out_dir, hours=24.0, now=None):
@@ -83,12 +95,68 @@ def run(spark, snapshot, out_dir, hours=24.0, now=None):
     return text.getvalue()
 
 
+def run_history(spark, history, out_dir):
+    """Audit the true lateness of an exported history DataFrame; returns
+    the summary text.
+
+    The deliveries (a row per posted message) are worked out once and
+    kept in memory; the per-queue table, the retries, the early
+    deliveries and the two lateness-over-time tables are aggregations of
+    them. The bucket of the time tables is the narrowest of
+    ``pictures.WIDTHS`` that covers the deliveries in at most
+    ``pictures.MOST_BUCKETS``.
+    """
+    def path(name):
+        return os.path.join(out_dir, name)
+
+    delivered = history_transform.deliveries(history).cache()
+    history_transform.queue_lateness(delivered).coalesce(1).write.mode(
+        'overwrite').parquet(path('history_queues'))
+    for name, table in (('retries', history_transform.retries),
+                        ('early_deliveries',
+                         history_transform.early_deliveries)):
+        table(delivered).coalesce(1).write.mode('overwrite').parquet(
+            path(name))
+    queue_rows = sorted(
+        (r.asDict() for r in spark.read.parquet(path('history_queues'))
+         .collect()), key=lambda q: (q['project'] or '', q['queue']))
+    if not queue_rows:
+        raise ValueError('the history has no posted message')
+    text = io.StringIO()
+    report.history_summary(queue_rows, text)
+    with open(path('history_summary.txt'), 'w') as f:
+        f.write(text.getvalue())
+    times = [q[k] for q in queue_rows
+             for k in ('first_delivery', 'last_delivery')
+             if q[k] is not None]
+    if times:
+        width = pictures.timeline_width(min(times), max(times))
+        for name, by_queue in (('lateness_over_time', True),
+                               ('lateness_over_time_all', False)):
+            history_transform.lateness_over_time(
+                delivered, width, by_queue).coalesce(1).write.mode(
+                'overwrite').parquet(path(name))
+        every = spark.read.parquet(path('lateness_over_time_all')).select(
+            'start', 'deliveries', 'lateness_p50', 'lateness_p90',
+            'lateness_p99', 'lateness_max').collect()
+        per_queue = spark.read.parquet(path('lateness_over_time')).select(
+            'project', 'queue', 'start', 'deliveries',
+            'lateness_p99').collect()
+        pictures.draw_timeline(pictures.timeline_series(
+            [tuple(r) for r in every], [tuple(r) for r in per_queue],
+            width), path('lateness_over_time.png'))
+    delivered.unpersist()
+    return text.getvalue()
+
+
 def parser():
     p = argparse.ArgumentParser(prog='zaqar-delay-audit',
                                 description=__doc__.splitlines()[0])
-    p.add_argument('snapshot', nargs='+', help='snapshot files or folders')
+    p.add_argument('snapshot', nargs='*', help='snapshot files or folders')
+    p.add_argument('--history', action='append', default=[],
+                   help='history export file or folder (repeat for more)')
     p.add_argument('--format', choices=('json', 'parquet'),
-                   help='snapshot format (default: from the extension)')
+                   help='input format (default: from the extension)')
     p.add_argument('--out', required=True, help='report folder')
     p.add_argument('--hours', type=float, default=24.0,
                    help='forecast horizon in hours (default 24)')
@@ -102,30 +170,43 @@ def parser():
     return p
 
 
+def _read(spark, paths, fmt, schema, columns):
+    """The inputs with ``schema``'s types; text is parsed once: the
+    ``columns`` read are kept in memory (partitions that do not fit are
+    parsed again when needed)."""
+    frame = reading.read(spark, paths, fmt, schema)
+    if fmt == 'parquet':
+        return frame.select(*[F.col(f.name).cast(f.dataType)
+                              for f in schema.fields])
+    return frame.select(*columns).cache()
+
+
 def main(argv=None, out=sys.stdout):
     args = parser().parse_args(argv)
+    if not args.snapshot and not args.history:
+        parser().error('give a snapshot, --history, or both')
     if args.hours <= 0:
         parser().error('--hours must be more than 0')
     try:
-        fmt = args.format or reading.guess_format(args.snapshot[0])
+        formats = [args.format or reading.guess_format(paths[0])
+                   for paths in (args.snapshot, args.history) if paths]
     except ValueError as exc:
         parser().error(str(exc))
     os.makedirs(args.out, exist_ok=True)
     spark = spark_session.spark(args.master, 'zaqar-delay-audit',
                                 shuffle_partitions=args.shuffle_partitions)
     try:
-        snapshot = reading.read(spark, args.snapshot, fmt, schemas.SNAPSHOT)
-        if fmt == 'parquet':
-            snapshot = snapshot.select(*[
-                F.col(f.name).cast(f.dataType) for f in
-                schemas.SNAPSHOT.fields])
-        else:
-            # Text is parsed once, not once a pass: the columns the audit
-            # reads are kept in memory (partitions that do not fit are
-            # parsed again when needed).
-            snapshot = snapshot.select(
-                *(transform.COLUMNS + ('snapshot_at',))).cache()
-        out.write(run(spark, snapshot, args.out, args.hours, args.now))
+        if args.snapshot:
+            snapshot = _read(spark, args.snapshot, formats.pop(0),
+                             schemas.SNAPSHOT,
+                             transform.COLUMNS + ('snapshot_at',))
+            out.write(run(spark, snapshot, args.out, args.hours, args.now))
+        if args.history:
+            if args.snapshot:
+                out.write('\n')
+            history = _read(spark, args.history, formats.pop(0),
+                            schemas.HISTORY, history_transform.COLUMNS)
+            out.write(run_history(spark, history, args.out))
     except ValueError as exc:
         sys.stderr.write('zaqar-delay-audit: %s\n' % exc)
         return 2
