@@ -217,45 +217,59 @@ def draw_lateness(data, path):
     pyplot.close(fig)
 
 
+def _grid(points, width):
+    """(bucket edges, [values]) of [(start, value...)] over every bucket
+    from the first start to the last, NaN where a bucket is empty (not
+    drawn: an empty bucket is no delivery, not a lateness)."""
+    first, last = points[0][0], points[-1][0]
+    count = int(round((last - first) / width)) + 1
+    edges = [first + i * width for i in range(count + 1)]
+    values = [[math.nan] * count for _ in points[0][1:]]
+    for start, *found in points:
+        i = int(round((start - first) / width))
+        for column, value in zip(values, found):
+            column[i] = math.nan if value is None else value
+    return edges, values
+
+
 def draw_timeline(data, path):
     """A PNG of ``data`` (Timeline): lateness of all deliveries per
-    bucket above (p50, p90, p99 and max), each drawn queue's p99 below."""
+    bucket above (p50, p90, p99 and max), each drawn queue's p99 below;
+    empty buckets left blank."""
     pyplot = _pyplot()
     from matplotlib import dates
     fig, (top, bottom) = pyplot.subplots(2, 1, figsize=(10, 6.5),
                                          sharex=True)
-    width = data.width / 86400.0        # matplotlib dates count days
 
-    def days(points):
-        return [dates.date2num(_when(start)) for start in points]
+    def days(edges):
+        return [dates.date2num(_when(start)) for start in edges]
 
-    starts = days(r[0] for r in data.every)
-    for i, name, style in ((2, 'p50', '-'), (3, 'p90', '-'), (4, 'p99', '-'),
-                           (5, 'max', ':')):
-        top.step(starts + [starts[-1] + width],
-                 [r[i] for r in data.every] + [data.every[-1][i]],
-                 where='post', linestyle=style, label=name)
+    edges, values = _grid([r[:1] + r[2:] for r in data.every], data.width)
+    for column, name, style in zip(values, ('p50', 'p90', 'p99', 'max'),
+                                   ('-', '-', '-', ':')):
+        top.stairs(column, days(edges), baseline=None, linestyle=style,
+                   label=name)
     top.set_title('Lateness of deliveries (first claim or push) per %s, '
                   'all queues (%d)' % (_seconds_text(data.width),
                                        sum(r[1] for r in data.every)))
     for name, points in data.queues:
-        at = days(p[0] for p in points)
-        bottom.step(at + [at[-1] + width], [p[1] for p in points] +
-                    [points[-1][1]], where='post', linewidth=1.2,
-                    label=name)
+        edges, (column,) = _grid(points, data.width)
+        bottom.stairs(column, days(edges), baseline=None, linewidth=1.2,
+                      label=name)
     bottom.set_title('p99 per queue: the %d with the most deliveries'
                      % len(data.queues), fontsize='medium')
     bottom.set_xlabel('delivered at (UTC)')
     bottom.xaxis.set_major_locator(dates.AutoDateLocator(
         tz=datetime.timezone.utc))
     bottom.xaxis.set_major_formatter(dates.DateFormatter(
-        '%m-%d %H:%M', tz=datetime.timezone.utc))
+        '%m-%d %H:%M' if data.width >= 60 else '%H:%M:%S',
+        tz=datetime.timezone.utc))
     for ax in (top, bottom):
         ax.set_ylabel('seconds after due')
         ax.axhline(0, color='black', linewidth=0.6)
         ax.grid(alpha=0.3)
-        if ax.lines:
-            ax.legend(loc='upper right', fontsize='small')
+        if ax.patches:
+            ax.legend(loc='upper left', fontsize='small')
     fig.autofmt_xdate()
     fig.tight_layout()
     fig.savefig(path, dpi=100)
