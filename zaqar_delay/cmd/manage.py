@@ -7,7 +7,8 @@
   zaqar-delay-manage --config-file /etc/zaqar/zaqar.conf \\
       swift migrate --to swift.delay [--dry-run] [--batch N]
   zaqar-delay-manage --config-file /etc/zaqar/zaqar.conf \\
-      export --project P [--queue Q] [--output F] [--with-body]
+      export --project P [--queue Q] [--output F] [--with-body] \\
+      [--history [--since T] [--until T]] [--format json|parquet]
   zaqar-delay-manage --config-file /etc/zaqar/zaqar.conf \\
       pushes pending [--limit N]
   zaqar-delay-manage --config-file /etc/zaqar/zaqar.conf \\
@@ -27,7 +28,11 @@ The store is the one of ``[drivers:message_store:<backend>]`` in the
 config files, or ``--uri`` (``--database`` and ``--partitions`` for
 MongoDB; Swift also needs the config file's Keystone settings).
 ``export`` reads the config files' ``message_store`` (any redis, mongodb
-or swift driver, ours or upstream's) and writes JSON lines. ``pushes``
+or swift driver, ours or upstream's) and writes JSON lines or Parquet;
+with ``--history``, it writes the queues' kept events instead
+(``zaqar_delay.history.export``), finding each queue's store through the
+pool catalog when pooling is on, as ``history`` and ``replay`` do.
+``pushes``
 reads the pushes of the config files' delay store (not pooled):
 ``pending`` writes the pending ones as JSON lines, earliest due first,
 each with the subscribers recorded as having it; ``failed`` writes the
@@ -54,13 +59,13 @@ from zaqar.conf import drivers_message_store_redis as redis_opts
 from zaqar.conf import drivers_message_store_swift as swift_opts
 
 from zaqar_delay.cmd import dispatcher as dispatcher_cmd
+from zaqar_delay.cmd import export as export_cmd
 from zaqar_delay.history import events as history_events
 from zaqar_delay.history import replay as history_replay
 from zaqar_delay import opts
 from zaqar_delay.push import failed
 from zaqar_delay.schedules import listing
 from zaqar_delay.storage import common
-from zaqar_delay.storage import export
 from zaqar_delay.storage import history
 from zaqar_delay.storage.mongodb import migrate as mongodb_migrate
 from zaqar_delay.storage.redis import driver as redis_driver
@@ -155,31 +160,6 @@ def _migrate(args, out):
             (where,) + done + (dry,)))
         total += sum(done)
     out.write('indexed %d messages for %s%s\n' % (total, args.to, dry))
-    return 0
-
-
-def _export(args, out):
-    try:
-        name, control, data = export.load(args.config_file)
-    except export.ExportError as exc:
-        sys.stderr.write('zaqar-delay-manage export: %s\n' % exc)
-        return 2
-    sink = out if args.output == '-' else open(args.output, 'w')
-    total = 0
-    try:
-        for project in args.project:
-            for queue in args.queue or export.queues(control, project):
-                count = export.write(export.messages(
-                    name, data, queue, project, args.batch,
-                    args.with_body), sink)
-                sink.flush()
-                sys.stderr.write('%s/%s: %d messages\n' % (
-                    project, queue, count))
-                total += count
-    finally:
-        if sink is not out:
-            sink.close()
-    sys.stderr.write('exported %d messages\n' % total)
     return 0
 
 
@@ -329,7 +309,17 @@ def parser():
                      help='messages read per request (default 1000)')
     exp.add_argument('--with-body', action='store_true',
                      help='include message bodies')
-    exp.set_defaults(func=_export)
+    exp.add_argument('--format', choices=('json', 'parquet'),
+                     help='JSON lines or Parquet (default: parquet when '
+                     '--output ends in .parquet; Parquet needs pyspark)')
+    exp.add_argument('--history', action='store_true',
+                     help='write the kept events of queues with '
+                     '_history_ttl (zaqar-delay-audit --history)')
+    exp.add_argument('--since', type=history_events.parse_time,
+                     help='with --history: events from this time')
+    exp.add_argument('--until', type=history_events.parse_time,
+                     help='with --history: events up to this time')
+    exp.set_defaults(func=export_cmd.run)
     pushes = backends.add_parser(
         'pushes', help='pending and failed pushes: list them, send failed '
         'ones again')

@@ -1,0 +1,99 @@
+"""``zaqar-delay-manage export``: a store's messages, or the kept
+history of its queues, as JSON lines or Parquet (doc/source/pipeline.rst).
+"""
+
+import os
+import sys
+
+from zaqar_delay.history import export as history_export
+from zaqar_delay.storage import export
+from zaqar_delay.storage import history
+
+
+def run(args, out):
+    """Export as ``args`` say (the ``export`` command's arguments) to
+    ``args.output`` or ``out``; the exit status."""
+    fmt = args.format or ('parquet' if args.output.rstrip('/').endswith(
+        '.parquet') else 'json')
+    if fmt == 'json':
+        return (_export_history if args.history else _export_messages)(
+            args, out)
+    if args.output == '-':
+        sys.stderr.write('zaqar-delay-manage export: give --output for '
+                         'Parquet\n')
+        return 2
+    try:
+        from zaqar_delay.pipeline import schemas
+        from zaqar_delay.pipeline import writing
+    except ImportError as exc:
+        sys.stderr.write('zaqar-delay-manage export: Parquet needs the '
+                         'pipeline extra (%s)\n' % exc)
+        return 2
+    final, args.output = args.output, args.output.rstrip('/') + '.jsonl'
+    try:
+        code = (_export_history if args.history else _export_messages)(
+            args, out)
+        if code == 0:
+            count = writing.json_to_parquet(
+                [args.output], final, schemas.HISTORY if args.history
+                else writing.SNAPSHOT)
+            sys.stderr.write('wrote %d records to %s\n' % (count, final))
+    finally:
+        os.unlink(args.output)
+    return code
+
+
+def _export_history(args, out):
+    found = history.stores(args.config_file)
+    sink = out if args.output == '-' else open(args.output, 'w')
+    total = 0
+    try:
+        for project in args.project:
+            for queue in args.queue or found.queues(project):
+                try:
+                    module, data = history.reader(found, queue, project)
+                except history.HistoryError as exc:
+                    sys.stderr.write('%s/%s: %s\n' % (project, queue, exc))
+                    if args.queue:
+                        return 2
+                    continue
+                count = export.write(
+                    (history_export.record(project, queue, event,
+                                           args.with_body)
+                     for event in module.events(data, queue, project,
+                                                args.since, args.until)),
+                    sink)
+                sink.flush()
+                sys.stderr.write('%s/%s: %d events\n' % (
+                    project, queue, count))
+                total += count
+    finally:
+        if sink is not out:
+            sink.close()
+    sys.stderr.write('exported %d events\n' % total)
+    return 0
+
+
+def _export_messages(args, out):
+    try:
+        name, control, data = export.load(args.config_file)
+    except export.ExportError as exc:
+        sys.stderr.write('zaqar-delay-manage export: %s\n' % exc)
+        return 2
+    sink = out if args.output == '-' else open(args.output, 'w')
+    total = 0
+    try:
+        for project in args.project:
+            for queue in args.queue or export.queues(control, project):
+                count = export.write(export.messages(
+                    name, data, queue, project, args.batch,
+                    args.with_body), sink)
+                sink.flush()
+                sys.stderr.write('%s/%s: %d messages\n' % (
+                    project, queue, count))
+                total += count
+    finally:
+        if sink is not out:
+            sink.close()
+    sys.stderr.write('exported %d messages\n' % total)
+    return 0
