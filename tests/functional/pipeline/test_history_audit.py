@@ -1,0 +1,217 @@
+"""post -> claim -> release -> claim -> delete with history on, then
+``zaqar-delay-manage export --history`` and ``zaqar-delay-audit
+--history``, on a real zaqar-server with ``redis.delay``; and history,
+replay and export in a pooled deployment (MongoDB catalog, a redis.delay
+pool), the pool found through the catalog.
+
+The audit's figures are checked against the events ``zaqar-delay-manage
+history`` shows, worked out here: each message's first claim minus its
+due time, nearest-rank percentiles. Waits are real and short (1 s
+delays, a 1 s backoff).
+"""
+
+import io
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+
+import testtools
+from zaqarclient.queues import client
+from zaqarclient.queues.v2 import core
+from zaqarclient.queues.v2 import queues
+
+from tests.fixtures import zaqar_server
+from zaqar_delay.cmd import manage
+
+PROJECT = 'tenant.a'
+
+
+def _command(name):
+    return os.path.join(os.path.dirname(sys.executable), name)
+
+
+def nearest_rank(values, p):
+    ordered = sorted(values)
+    return ordered[math.ceil(p * len(ordered)) - 1]
+
+
+class HistoryAuditBase(testtools.TestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.dir = tempfile.mkdtemp(prefix='zaqar-delay-history-audit-')
+        self.addCleanup(shutil.rmtree, self.dir, True)
+
+    def start(self, **options):
+        self.stack = zaqar_server.ZaqarServer(max_delay=3600,
+                                              **options).start()
+        self.addCleanup(self.stack.cleanup)
+        self.cli = client.Client(self.stack.url, version=2, conf={
+            'auth_opts': {'backend': 'noauth',
+                          'options': {'os_project_id': PROJECT}}})
+
+    def dotted(self, name, **metadata):
+        """The client's queue ``name`` (dots and all), made with
+        ``metadata`` in its PUT (python-zaqarclient refuses dotted names
+        when it makes a queue)."""
+        queue = queues.Queue(self.cli, 'placeholder')
+        queue._name = name
+        req, trans = self.cli._request_and_transport()
+        core.queue_create(trans, req, name, metadata=metadata)
+        return queue
+
+    def manage(self, *argv):
+        out = io.StringIO()
+        code = manage.main(['--config-file', self.stack.conf] + list(argv),
+                           out=out)
+        self.assertEqual(0, code, out.getvalue())
+        return out.getvalue()
+
+    def run_command(self, *argv):
+        proc = subprocess.run([_command(argv[0])] + list(argv[1:]),
+                              capture_output=True, text=True, timeout=300)
+        self.assertEqual(0, proc.returncode, proc.stderr[-3000:])
+        return proc.stdout
+
+    def claim_soon(self, queue, timeout=30):
+        deadline = time.time() + timeout
+        while True:
+            claim = queue.claim(ttl=60, grace=60, limit=1)
+            got = list(claim)
+            if got:
+                return claim, got[0]
+            self.assertLess(time.time(), deadline, 'nothing to claim')
+            time.sleep(0.2)
+
+    def traffic(self, name):
+        """Four messages on a queue keeping history: one claimed,
+        released and claimed again before its delete, two claimed once
+        and deleted, one never due within the test."""
+        queue = self.dotted(name, _history_ttl=3600,
+                            _retry_backoff={'initial': 1})
+        queue.post([{'body': {'n': 1}, 'ttl': 300, 'delay': 1}])
+        claim, _ = self.claim_soon(queue)
+        claim.delete()                                  # released
+        _, message = self.claim_soon(queue)
+        message.delete()
+        queue.post([{'body': {'n': 2}, 'ttl': 300, 'delay': 1},
+                    {'body': {'n': 3}, 'ttl': 300, 'delay': 0}])
+        for _ in range(2):
+            _, message = self.claim_soon(queue)
+            message.delete()
+        queue.post([{'body': {'n': 4}, 'ttl': 3000, 'delay': 3000}])
+        return queue
+
+    def history(self, name):
+        return [json.loads(line) for line in self.manage(
+            'history', name, '--project', PROJECT, '--json').splitlines()]
+
+
+class HistoryAuditTest(HistoryAuditBase):
+
+    def test_export_history_and_audit_true_lateness(self):
+        self.start()
+        name = 'orders.eu.' + uuid.uuid4().hex[:8]
+        self.traffic(name)
+        self.dotted(name + '.plain').post([{'body': 'x', 'ttl': 300}])
+
+        # What the audit must say, from the events themselves.
+        found = self.history(name)
+        due = {e['message_id']: float(e['due']) for e in found
+               if e['kind'] == 'posted'}
+        claims = {}
+        for e in found:
+            if e['kind'] == 'claimed':
+                claims.setdefault(e['message_id'], []).append(e['at'])
+        self.assertEqual(4, len(due))
+        self.assertEqual([1, 1, 2], sorted(map(len, claims.values())))
+        late = [min(at) - due[mid] for mid, at in claims.items()]
+        self.assertTrue(all(x >= 0 for x in late), late)
+
+        exported = os.path.join(self.dir, 'history.jsonl')
+        self.manage('export', '--history', '--project', PROJECT,
+                    '--output', exported)
+        records = [json.loads(line) for line in open(exported)]
+        self.assertEqual(len(found), len(records))
+        self.assertEqual({name}, {r['queue'] for r in records})
+        parquet = os.path.join(self.dir, 'history.parquet')
+        self.run_command('zaqar-delay-manage', '--config-file',
+                         self.stack.conf, 'export', '--history',
+                         '--project', PROJECT, '--queue', name,
+                         '--output', parquet)
+        self.assertTrue(any(f.endswith('.parquet')
+                            for f in os.listdir(parquet)))
+
+        texts = []
+        for path in (exported, parquet):
+            report = os.path.join(self.dir, 'report-' + path[-4:])
+            texts.append(self.run_command(
+                'zaqar-delay-audit', '--history', path, '--out', report,
+                '--master', 'local[1]'))
+            with open(os.path.join(report, 'lateness_over_time.png'),
+                      'rb') as png:
+                self.assertEqual(b'\x89PNG', png.read(4))
+        self.assertEqual(texts[0], texts[1])
+        text = texts[0]
+        self.assertIn('4 messages posted in 1 queues: 3 delivered', text)
+        self.assertIn('delivered before due: 0', text)
+        self.assertIn('claims: 4 on 3 messages, 1 claimed more than once',
+                      text)
+        row, = [line.split() for line in text.splitlines()
+                if line.startswith(PROJECT + '/' + name)]
+        self.assertEqual(
+            ['4', '3', '0'] + ['%.1fs' % v for v in (
+                nearest_rank(late, 0.5), nearest_rank(late, 0.9),
+                nearest_rank(late, 0.99), max(late))] + ['1.33', '1'],
+            row[1:])
+
+
+class PooledHistoryTest(HistoryAuditBase):
+
+    def test_history_replay_and_export_find_the_pool(self):
+        self.start(options=zaqar_server.pooled_catalog())
+        store = self.stack.sections('wsgi', self.stack.port)[
+            'drivers:message_store:redis']
+        rest = store['uri'].split('://', 1)[1]
+        reply = zaqar_server.add_pool(
+            self.stack.url, 'one', 'redis.delay://' + rest,
+            {k: v for k, v in store.items() if k != 'uri'})
+        self.assertEqual(201, reply.status_code, reply.text)
+        name = 'pooled.q.' + uuid.uuid4().hex[:8]
+        since = int(time.time()) - 1
+        self.traffic(name)
+        until = int(time.time()) + 1
+
+        kinds = [e['kind'] for e in self.history(name)]
+        self.assertEqual(4, kinds.count('posted'))
+        self.assertEqual(4, kinds.count('claimed'))
+        self.assertEqual(1, kinds.count('released'))
+        self.assertEqual(3, kinds.count('deleted'))
+
+        exported = os.path.join(self.dir, 'history.jsonl')
+        self.manage('export', '--history', '--project', PROJECT,
+                    '--output', exported)
+        self.assertEqual(len(kinds), len(open(exported).readlines()))
+
+        target = self.dotted(name + '.again')
+        argv = ('replay', name, '--project', PROJECT, '--since',
+                str(since), '--until', str(until), '--to', target.name,
+                '--delay', '0')
+        first = self.manage(*argv).splitlines()
+        self.assertEqual(4, len(first))
+        again = self.manage(*argv).splitlines()
+        self.assertTrue(all('already posted as' in line for line in again))
+        self.assertEqual(sorted(m.body['n'] for m in
+                                target.messages(echo=True)), [1, 2, 3, 4])
+
+        # A queue no pool holds is an error that says so.
+        out = io.StringIO()
+        self.assertEqual(2, manage.main(
+            ['--config-file', self.stack.conf, 'history', 'nowhere',
+             '--project', PROJECT], out=out))
