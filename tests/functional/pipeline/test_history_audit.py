@@ -90,10 +90,11 @@ class HistoryAuditBase(testtools.TestCase):
             time.sleep(0.2)
 
     def traffic(self, name):
-        """Four messages on a queue keeping history: one claimed,
-        released and claimed again before its delete, two claimed once
-        and deleted, one never due within the test."""
+        """Four messages on a delayed queue keeping history: one
+        claimed, released and claimed again before its delete, two
+        claimed once and deleted, one never due within the test."""
         queue = self.dotted(name, _history_ttl=3600,
+                            _default_message_delay=3600,
                             _retry_backoff={'initial': 1})
         queue.post([{'body': {'n': 1}, 'ttl': 300, 'delay': 1}])
         claim, _ = self.claim_soon(queue)
@@ -105,7 +106,7 @@ class HistoryAuditBase(testtools.TestCase):
         for _ in range(2):
             _, message = self.claim_soon(queue)
             message.delete()
-        queue.post([{'body': {'n': 4}, 'ttl': 3000, 'delay': 3000}])
+        queue.post([{'body': {'n': 4}, 'ttl': 3600, 'delay': 3000}])
         return queue
 
     def history(self, name):
@@ -148,17 +149,26 @@ class HistoryAuditTest(HistoryAuditBase):
         self.assertTrue(any(f.endswith('.parquet')
                             for f in os.listdir(parquet)))
 
+        snapshot = os.path.join(self.dir, 'snapshot.jsonl')
+        self.manage('export', '--project', PROJECT, '--output', snapshot)
         texts = []
-        for path in (exported, parquet):
-            report = os.path.join(self.dir, 'report-' + path[-4:])
+        for inputs in ([snapshot, '--history', exported],
+                       ['--history', parquet]):
+            report = os.path.join(self.dir, 'report-%d' % len(texts))
             texts.append(self.run_command(
-                'zaqar-delay-audit', '--history', path, '--out', report,
+                'zaqar-delay-audit', *inputs, '--out', report,
                 '--master', 'local[1]'))
             with open(os.path.join(report, 'lateness_over_time.png'),
                       'rb') as png:
                 self.assertEqual(b'\x89PNG', png.read(4))
-        self.assertEqual(texts[0], texts[1])
-        text = texts[0]
+        # The snapshot's view, then the history's: the same from JSON
+        # lines as from Parquet.
+        both, text = texts
+        self.assertTrue(both.startswith('delay audit of a snapshot'), both)
+        self.assertIn('2 messages in 2 queues: 1 delayed, 0 claimed', both)
+        self.assertTrue(both.endswith('\n' + text), both)
+        self.assertTrue(os.path.exists(os.path.join(self.dir, 'report-0',
+                                                    'forecast.png')))
         self.assertIn('4 messages posted in 1 queues: 3 delivered', text)
         self.assertIn('delivered before due: 0', text)
         self.assertIn('claims: 4 on 3 messages, 1 claimed more than once',
