@@ -32,8 +32,8 @@ or swift driver, ours or upstream's) and writes JSON lines or Parquet;
 with ``--history``, it writes the queues' kept events instead
 (``zaqar_delay.history.export``), finding each queue's store through the
 pool catalog when pooling is on, as ``history`` and ``replay`` do.
-``pushes``
-reads the pushes of the config files' delay store (not pooled):
+``pushes`` reads the pushes of the config files' delay store (not
+pooled):
 ``pending`` writes the pending ones as JSON lines, earliest due first,
 each with the subscribers recorded as having it; ``failed`` writes the
 failed ones, oldest first; ``resend`` sends each failed one once more
