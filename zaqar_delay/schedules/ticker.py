@@ -18,7 +18,9 @@ then a few requests per queue taken; an idle pass is one take.
 Store interface (``redis/schedules.py``, ``mongodb/schedules.py``):
 ``touch(queue, project, at)``, ``take(now, limit, lease)`` -> [(queue,
 project)], ``afters(queue, project)`` -> {name: after},
-``advance(queue, project, afters, next_look or None)``, ``next_due()``,
+``advance(queue, project, afters, next_look or None, held)`` (afters
+only move forward; the next look is written only while the queue is
+still held until ``held``), ``next_due()``,
 ``next_tick(queue, project)``, ``listed(limit)``.
 """
 
@@ -125,7 +127,8 @@ class Ticker:
                           '%d s', project, queue, self.lease)
 
     def tick(self, queue, project, now):
-        """Post one queue's due ticks; write its state and next look."""
+        """Post one queue's due ticks, taken at ``now``; write its state
+        and next look."""
         try:
             metadata = self.queues.get_metadata(queue, project)
         except errors.QueueDoesNotExist:
@@ -143,7 +146,8 @@ class Ticker:
             self.messages.post(queue, posts[start:start + POST_BATCH],
                                CLIENT_ID, project)
         self.store.advance(queue, project, afters,
-                           ticks.next_look(schedules, afters))
+                           ticks.next_look(schedules, afters),
+                           now + self.lease)
 
     def next_due(self):
         """When the earliest queue is due (or its lease ends), or None

@@ -30,12 +30,18 @@ class Store:
     def afters(self, queue, project):
         return dict(self.state.get((queue, project), {}))
 
-    def advance(self, queue, project, afters, next_look):
-        self.state[queue, project] = dict(afters)
+    def advance(self, queue, project, afters, next_look, held):
+        old = self.state.setdefault((queue, project), {})
+        for name, after in afters.items():
+            old[name] = max(after, old.get(name, after))
+        if self.looks.get((queue, project)) != held:
+            return False
+        self.state[queue, project] = {name: old[name] for name in afters}
         if next_look is None:
             self.looks.pop((queue, project), None)
         else:
             self.looks[queue, project] = next_look
+        return True
 
     def next_due(self):
         return min(self.looks.values(), default=None)
@@ -123,6 +129,38 @@ class TickerTest(testtools.TestCase):
         self.run_until(1011, one)                # 1006 and 1008 missed
         self.assertEqual(['1970-01-01T00:16:42Z', '1970-01-01T00:16:44Z',
                           '1970-01-01T00:16:50Z'], self.ticks())
+
+    def test_a_pass_past_its_lease_moves_no_schedule_back(self):
+        # A pass stalls past its lease, another takes the queue and
+        # posts up to 1010; then the stalled pass records 1004. The next
+        # pass must start from 1010, not post 1006 to 1010 again (a
+        # second message for each once the first ones were consumed).
+        self.define('q.1', {'name': 's', 'every': 2, 'body': 1,
+                            'catch_up': 'all'})
+        fast, slow = self.ticker(lease=5), self.ticker(lease=5)
+        self.run_until(1002, fast)
+        posts = []
+        slow_post = self.messages.post
+
+        def stalled(queue, messages, client_uuid, project=None):
+            self.now = 1010
+            fast.run_once()
+            slow_post(queue, messages, client_uuid, project)
+
+        def recorded(queue, messages, client_uuid, project=None):
+            posts.extend(m[dedup.IDENTITY] for m in messages)
+            slow_post(queue, messages, client_uuid, project)
+
+        slow.messages = types.SimpleNamespace(post=stalled)
+        fast.messages = types.SimpleNamespace(post=recorded)
+        self.now = 1004
+        self.assertEqual(1, slow.run_once())
+        self.assertEqual(['schedule s %d' % t
+                          for t in (1004, 1006, 1008, 1010)], posts)
+        self.assertEqual({'s': 1010}, self.store.afters('q.1', 'p.1'))
+        del posts[:]
+        self.run_until(1012, fast)
+        self.assertEqual(['schedule s 1012'], posts)
 
     def test_a_changed_schedule_takes_effect_at_its_next_tick(self):
         self.define('q.1', {'name': 's', 'every': 2, 'body': 1})

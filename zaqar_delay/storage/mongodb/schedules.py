@@ -14,7 +14,9 @@ Field      Holds
 
 A pass takes due documents one guarded update each (``n <= now``
 becomes the lease end), O(log n) on the ``n`` index, so finding due
-schedules never scans the queues.
+schedules never scans the queues. A pass records what it did with
+conditional updates: afters only move forward, and the next look is
+written only while the pass still holds the queue.
 """
 
 import pymongo
@@ -24,6 +26,7 @@ from zaqar_delay import pending
 from zaqar_delay.storage.mongodb import side
 
 COLLECTION = 'zaqar_delay_schedules'
+ATTEMPTS = 8    # conditional writes of afters lost to racing passes
 
 
 def _id(queue, project):
@@ -70,17 +73,38 @@ class Schedules:
 
     @utils.raises_conn_error
     @utils.retries_on_autoreconnect
-    def advance(self, queue, project, afters, next_look):
-        """Keep exactly ``afters``; look again at ``next_look`` (None:
-        forget the queue). One request."""
-        if next_look is None:
-            self._collection().delete_one({'_id': _id(queue, project)})
-            return
-        self._collection().update_one(
-            {'_id': _id(queue, project)},
-            {'$set': {'n': next_look, 'q': queue, 'p': project,
-                      'a': [[name, after] for name, after in
-                            sorted(afters.items())]}}, upsert=True)
+    def advance(self, queue, project, afters, next_look, held):
+        """Move each schedule's after forward to ``afters`` (never back).
+        Only while the queue is still held until ``held`` (the lease end
+        it was taken with): forget the other schedules and look again at
+        ``next_look`` (None: forget the queue). True if the next look
+        was written. Two requests, or more while other passes write the
+        same document (the write is conditional on what was read)."""
+        collection, key = self._collection(), _id(queue, project)
+        for _ in range(ATTEMPTS):
+            doc = collection.find_one({'_id': key},
+                                      projection={'a': 1, 'n': 1})
+            if doc is None:
+                return False    # forgotten by a pass that held it later
+            holding = doc['n'] == held
+            if holding and next_look is None:
+                return bool(collection.delete_one(
+                    {'_id': key, 'n': held}).deleted_count)
+            merged = {} if holding else dict(doc.get('a', []))
+            for name, after in doc.get('a', []):
+                if name in afters:
+                    merged[name] = max(int(after), afters[name])
+            merged = dict(afters, **merged)
+            update = {'a': [[name, after]
+                            for name, after in sorted(merged.items())]}
+            if holding:
+                update['n'] = next_look
+            if collection.update_one(
+                    {'_id': key, 'n': doc['n'],
+                     'a': doc['a'] if 'a' in doc else {'$exists': False}},
+                    {'$set': update}).matched_count:
+                return holding
+        return False
 
     @utils.raises_conn_error
     @utils.retries_on_autoreconnect

@@ -11,7 +11,9 @@ Key                                    Type           Holds
 =====================================  =============  ====================
 
 A pass takes due members with ``schedule_take.lua`` (O(log n + limit)),
-so finding due schedules never scans the queues.
+so finding due schedules never scans the queues, and records what it
+did with ``schedule_advance.lua`` (afters only move forward; the next
+look is written only while the pass still holds the queue).
 """
 
 from zaqar.storage.redis import utils
@@ -41,6 +43,8 @@ class Schedules:
         self._client = driver.connection
         self._take = self._client.register_script(
             scripting.source('schedule_take'))
+        self._advance = self._client.register_script(
+            scripting.source('schedule_advance'))
 
     @utils.raises_conn_error
     @utils.retries_on_connection_error
@@ -63,20 +67,19 @@ class Schedules:
 
     @utils.raises_conn_error
     @utils.retries_on_connection_error
-    def advance(self, queue, project, afters, next_look):
-        """Keep exactly ``afters``; look again at ``next_look`` (None:
-        forget the queue). One transaction."""
-        key = keys.schedule_afters(queue, project)
-        with self._client.pipeline() as pipe:
-            pipe.delete(key)
-            if afters:
-                pipe.hset(key, mapping=afters)
-            if next_look is None:
-                pipe.zrem(keys.SCHEDULES, member(queue, project))
-            else:
-                pipe.zadd(keys.SCHEDULES,
-                          {member(queue, project): next_look})
-            pipe.execute()
+    def advance(self, queue, project, afters, next_look, held):
+        """Move each schedule's after forward to ``afters`` (never back;
+        others are forgotten); look again at ``next_look`` (None: forget
+        the queue) if the queue is still held until ``held`` (the lease
+        end it was taken with). True if the next look was written. One
+        script."""
+        args = [member(queue, project), held,
+                '' if next_look is None else next_look]
+        for name, after in sorted(afters.items()):
+            args += [name, after]
+        return bool(self._advance(
+            keys=[keys.SCHEDULES, keys.schedule_afters(queue, project)],
+            args=args))
 
     @utils.raises_conn_error
     @utils.retries_on_connection_error
