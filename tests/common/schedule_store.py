@@ -2,8 +2,13 @@
 (``driver.schedule_store``, see ``zaqar_delay.schedules.ticker``).
 
 Mixed in like ``behaviour.DelayBehaviour``. Every time is given to the
-store explicitly: no test waits for a lease to end.
+store explicitly, from ``t`` (Zaqar's clock, frozen, at the start): no
+test waits for a lease to end. ``shows_lease``: a queue's ``next_tick``
+is its lease's end while a pass holds it (on swift, the next look the
+last pass recorded).
 """
+
+from oslo_utils import timeutils
 
 from tests.common import behaviour
 
@@ -13,29 +18,50 @@ LEASE = 30
 
 class ScheduleStoreBehaviour(behaviour.Helpers):
 
+    shows_lease = True
+
     def setUp(self):
         super().setUp()
+        self.t = timeutils.utcnow_ts()
         self.store = self.driver.schedule_store
         self.name = 'sched.' + self.queue       # a dot in the name
 
-    def take(self, now, limit=10):
-        return self.store.take(now, limit, LEASE)
+    def take(self, at, limit=10):
+        return self.store.take(self.t + at, limit, LEASE)
+
+    def touch(self, at, queue=None, project=PROJECT):
+        self.store.touch(queue or self.name, project, self.t + at)
+
+    def advance(self, afters, next_look, held, project=PROJECT):
+        return self.store.advance(
+            self.name, project, {k: self.t + v for k, v in afters.items()},
+            None if next_look is None else self.t + next_look, self.t + held)
+
+    def afters(self, project=PROJECT):
+        return {k: v - self.t for k, v in
+                self.store.afters(self.name, project).items()}
+
+    def next_tick(self, project=PROJECT):
+        found = self.store.next_tick(self.name, project)
+        return None if found is None else found - self.t
+
+    def assert_lease_shown(self, until, project=PROJECT):
+        if self.shows_lease:
+            self.assertEqual(until, self.next_tick(project))
 
     def test_a_queue_is_taken_when_due_and_held_for_its_lease(self):
-        self.store.touch(self.name, PROJECT, 100)
+        self.touch(100)
         self.assertEqual([], self.take(99))
         self.assertEqual([(self.name, PROJECT)], self.take(100))
         self.assertEqual([], self.take(100 + LEASE - 1))
-        self.assertEqual(100 + LEASE, self.store.next_tick(self.name,
-                                                           PROJECT))
+        self.assert_lease_shown(100 + LEASE)
         # Its taker died: due again when the lease ends.
         self.assertEqual([(self.name, PROJECT)], self.take(100 + LEASE))
 
     def test_takes_are_earliest_first_and_bounded(self):
         for number in range(5):
-            self.store.touch('%s.%d' % (self.name, number), PROJECT,
-                             100 - number)
-        self.assertEqual(96, self.store.next_due())
+            self.touch(100 - number, queue='%s.%d' % (self.name, number))
+        self.assertEqual(self.t + 96, self.store.next_due())
         taken = self.take(100, limit=3)
         self.assertEqual(['%s.%d' % (self.name, n) for n in (4, 3, 2)],
                          [queue for queue, _ in taken])
@@ -43,76 +69,67 @@ class ScheduleStoreBehaviour(behaviour.Helpers):
         self.assertEqual([], self.take(100))
 
     def test_advance_records_afters_and_the_next_look(self):
-        self.store.touch(self.name, PROJECT, 100)
+        self.touch(100)
         self.take(100)
-        self.assertTrue(self.store.advance(
-            self.name, PROJECT, {'a.b': 100, 'c': 98}, 102, 100 + LEASE))
-        self.assertEqual({'a.b': 100, 'c': 98},
-                         self.store.afters(self.name, PROJECT))
-        self.assertEqual(102, self.store.next_tick(self.name, PROJECT))
-        self.assertEqual([(self.name, PROJECT, 102)],
+        self.assertTrue(self.advance({'a.b': 100, 'c': 98}, 102,
+                                     100 + LEASE))
+        self.assertEqual({'a.b': 100, 'c': 98}, self.afters())
+        self.assertEqual(102, self.next_tick())
+        self.assertEqual([(self.name, PROJECT, self.t + 102)],
                          [row for row in self.store.listed(100)
                           if row[0] == self.name])
         self.assertEqual([(self.name, PROJECT)], self.take(102))
         # A schedule removed is forgotten; no schedule left: the queue.
-        self.assertTrue(self.store.advance(
-            self.name, PROJECT, {'c': 102}, 104, 102 + LEASE))
-        self.assertEqual({'c': 102}, self.store.afters(self.name, PROJECT))
+        self.assertTrue(self.advance({'c': 102}, 104, 102 + LEASE))
+        self.assertEqual({'c': 102}, self.afters())
         self.take(104)
-        self.assertTrue(self.store.advance(self.name, PROJECT, {}, None,
-                                           104 + LEASE))
-        self.assertIsNone(self.store.next_tick(self.name, PROJECT))
-        self.assertEqual({}, self.store.afters(self.name, PROJECT))
-        self.assertEqual([], self.take(10 ** 9))
+        self.assertTrue(self.advance({}, None, 104 + LEASE))
+        self.assertIsNone(self.next_tick())
+        self.assertEqual({}, self.afters())
+        self.assertEqual([], self.take(10 ** 6))
 
     def test_a_pass_that_outlived_its_lease_moves_nothing_back(self):
         # A takes the queue, stalls past its lease; B takes it, posts
         # the ticks to 140 and records them; then A records 120. A tick
         # recorded must stay recorded: a later pass would post 122 to
         # 140 again, a second message once the first one was consumed.
-        self.store.touch(self.name, PROJECT, 100)
+        self.touch(100)
         self.take(100)                                  # A, until 130
         self.assertEqual([(self.name, PROJECT)], self.take(130))    # B
-        self.assertTrue(self.store.advance(self.name, PROJECT,
-                                           {'s': 140}, 142, 130 + LEASE))
-        self.assertFalse(self.store.advance(self.name, PROJECT,
-                                            {'s': 120}, 122, 100 + LEASE))
-        self.assertEqual({'s': 140}, self.store.afters(self.name, PROJECT))
-        self.assertEqual(142, self.store.next_tick(self.name, PROJECT))
+        self.assertTrue(self.advance({'s': 140}, 142, 130 + LEASE))
+        self.assertFalse(self.advance({'s': 120}, 122, 100 + LEASE))
+        self.assertEqual({'s': 140}, self.afters())
+        self.assertEqual(142, self.next_tick())
         self.assertEqual([], self.take(141))
+        self.assertEqual([(self.name, PROJECT)], self.take(142))
 
     def test_a_late_pass_forgets_nothing_another_pass_recorded(self):
-        self.store.touch(self.name, PROJECT, 100)
+        self.touch(100)
         self.take(100)
         self.take(130)
-        self.assertFalse(self.store.advance(self.name, PROJECT, {}, None,
-                                            100 + LEASE))
-        self.assertEqual(130 + LEASE,
-                         self.store.next_tick(self.name, PROJECT))
-        self.store.advance(self.name, PROJECT, {'s': 140}, 142, 130 + LEASE)
-        self.assertFalse(self.store.advance(self.name, PROJECT, {'t': 1},
-                                            None, 100 + LEASE))
-        self.assertEqual({'s': 140, 't': 1},
-                         self.store.afters(self.name, PROJECT))
-        self.assertEqual(142, self.store.next_tick(self.name, PROJECT))
+        self.assertFalse(self.advance({}, None, 100 + LEASE))
+        self.assert_lease_shown(130 + LEASE)
+        self.assertTrue(self.advance({'s': 140}, 142, 130 + LEASE))
+        self.assertFalse(self.advance({'t': 1}, None, 100 + LEASE))
+        self.assertEqual(140, self.afters()['s'])
+        self.assertEqual(142, self.next_tick())
 
     def test_a_look_asked_for_during_a_pass_is_kept(self):
         # The metadata changed while a pass held the queue: the earlier
         # look it asked for is kept, and the pass's afters are recorded.
-        self.store.touch(self.name, PROJECT, 100)
+        self.touch(100)
         self.take(100)
-        self.store.touch(self.name, PROJECT, 105)
-        self.assertFalse(self.store.advance(self.name, PROJECT,
-                                            {'s': 100}, 160, 100 + LEASE))
-        self.assertEqual({'s': 100}, self.store.afters(self.name, PROJECT))
-        self.assertEqual(105, self.store.next_tick(self.name, PROJECT))
+        self.touch(105)
+        self.advance({'s': 100}, 160, 100 + LEASE)
+        self.assertEqual({'s': 100}, self.afters())
+        self.assertEqual([], self.take(104))
         self.assertEqual([(self.name, PROJECT)], self.take(105))
 
     def test_projects_are_apart(self):
-        self.store.touch(self.name, PROJECT, 100)
-        self.store.touch(self.name, 'other', 100)
-        self.take(100)
-        self.store.advance(self.name, PROJECT, {'s': 100}, 200, 100 + LEASE)
-        self.assertEqual({}, self.store.afters(self.name, 'other'))
-        self.assertEqual(100 + LEASE, self.store.next_tick(self.name,
-                                                           'other'))
+        self.touch(100)
+        self.touch(100, project='other')
+        self.assertEqual(2, len(self.take(100)))
+        self.advance({'s': 100}, 200, 100 + LEASE)
+        self.assertEqual({}, self.afters('other'))
+        self.assertEqual(200, self.next_tick())
+        self.assert_lease_shown(100 + LEASE, 'other')

@@ -7,6 +7,7 @@ import urllib.error
 import urllib.request
 import uuid
 
+from tests.fixtures import services
 from tests.fixtures import zaqar_server
 
 
@@ -75,3 +76,14 @@ class ScheduleMetadataTest(zaqar_server.ServerTestCase):
         self.assertEqual(200, status)
         self.assertRegex(stats['next_tick'],
                          r'^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$')
+
+
+class SwiftScheduleMetadataTest(ScheduleMetadataTest):
+    """The same on ``swift.delay`` (its Keystone and Swift)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.server_options = {
+            'message_store': 'swift.delay',
+            'swift': services.keystone_swift().swift_store()}
+        super().setUpClass()

@@ -8,6 +8,7 @@ from zaqar.storage import errors
 from zaqar.storage.swift import messages as upstream_messages
 
 from zaqar_delay import delay
+from zaqar_delay import schedules
 from zaqar_delay.storage.swift import index as idx
 from zaqar_delay.storage.swift import responses
 from zaqar_delay.storage.swift import upstream
@@ -19,7 +20,8 @@ class MessageQueueHandler(upstream_messages.MessageQueueHandler):
     ``total`` is the message container's object count, ``claimed`` and
     ``delayed`` the counts of the ``lock`` and ``waiting`` containers
     (Swift updates these counts asynchronously, so they can lag), and
-    ``next_due`` the first ``due`` entry: no message is read.
+    ``next_due`` the first ``due`` entry: no message is read;
+    ``next_tick`` the queue's next schedule look (``schedules``).
     """
 
     def delete(self, name, project=None):
@@ -49,4 +51,6 @@ class MessageQueueHandler(upstream_messages.MessageQueueHandler):
             for key, msg in (('oldest', oldest), ('newest', newest)):
                 counts[key] = {'id': msg['id'], 'age': int(msg['age']),
                                'created': delay.iso(now - msg['age'])}
-        return {'messages': counts}
+        stats = {'messages': counts}
+        stats.update(schedules.next_tick(self.driver, name, project))
+        return stats

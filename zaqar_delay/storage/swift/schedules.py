@@ -1,0 +1,201 @@
+"""The schedule index of a ``swift.delay`` store (``zaqar_delay.schedules``).
+
+Three containers per store, beside the queues' (a queue's member is
+``<queue>/<project>``; queue names have no ``/``):
+
+===============================  =========================================
+Container                        Objects
+===============================  =========================================
+``zaqar_delay_schedules``        ``<look>.<member>``, zero bytes: look at
+                                 the queue's schedules at ``<look>``
+                                 (``%010d``), listed in look order
+``zaqar_delay_schedule_state``   ``<member>``, JSON ``{"look": next look,
+                                 "a": {schedule name: after}}``
+``zaqar_delay_schedule_leases``  ``<member>``: a ``locks`` lock, content
+                                 the pass that holds the queue,
+                                 ``X-Delete-At`` its lease's end
+===============================  =========================================
+
+A pass lists the due entries (``end_marker``: one listing, never a scan
+of the queues), takes each queue's lease with the splitter
+(``locks.take``: one winner among racing dispatchers) and moves the
+entry to the lease's end (written there, then deleted where it was): a
+pass that dies leaves the queue due again then. Only the lease's holder
+writes the state object, so its read-modify-write needs no condition:
+``advance`` writes the new afters (each the larger of the stored one and
+the pass's) and the next look's entry, then the state, then deletes the
+lease's entry and the lease; a pass whose lease is no longer its own
+writes nothing. ``touch`` (a metadata change) adds an entry: every due
+entry is a look, and one more look than needed posts nothing. A death
+between two requests leaves an entry twice (one extra look) or a state
+without entry only when the queue was being forgotten.
+"""
+
+import threading
+import uuid
+
+from oslo_serialization import jsonutils
+from oslo_utils import timeutils
+
+from concurrent import futures
+
+from zaqar_delay import pending
+from zaqar_delay.storage.swift import index as idx
+from zaqar_delay.storage.swift import locks
+from zaqar_delay.storage.swift import objects
+from zaqar_delay.storage.swift import responses
+
+LOOKS = 'zaqar_delay_schedules'
+STATE = 'zaqar_delay_schedule_state'
+LEASES = 'zaqar_delay_schedule_leases'
+WORKERS = 8     # queues a take handles at once (Swift requests in flight)
+KEEP = 10 * 365 * 86400     # seconds a state object and an entry live
+
+
+def member(queue, project):
+    return pending.SEP.join((queue, project or ''))
+
+
+def parse(found):
+    queue, project = found.split(pending.SEP, 1)
+    return queue, project or None
+
+
+def entry(look, name):
+    return '%010d.%s' % (look, name)
+
+
+def unentry(name):
+    """(look, member) of a look entry."""
+    look, found = name.split('.', 1)
+    return int(look), found
+
+
+class Schedules:
+    """What the schedule pass and the queue stages need of the store."""
+
+    def __init__(self, driver):
+        self.driver = driver
+        self._client = driver.connection
+        self._held = {}     # (member, lease end) -> taker: this process's
+        self._lock = threading.Lock()
+
+    def touch(self, queue, project, at):
+        """Look at the queue's schedules at ``at``: one entry, and the
+        state object if the queue has none (create-only)."""
+        name = member(queue, project)
+        self._put_entry(at, name)
+        locks.create(self._client, STATE, name,
+                     jsonutils.dump_as_bytes({'look': at, 'a': {}}),
+                     self._keep())
+
+    def take(self, now, limit, lease):
+        """Up to ``limit`` due queues, held for ``lease`` seconds: one
+        listing, then eight requests per queue taken (the lease, the
+        entry's move), ``WORKERS`` queues at a time."""
+        taker = uuid.uuid4().hex
+        found = self._names(idx.until(now), limit)
+        with futures.ThreadPoolExecutor(min(WORKERS, len(found) or 1)) \
+                as pool:
+            taken = list(pool.map(
+                lambda name: self._take(name, taker, now, now + lease),
+                found))
+        seen, unique = set(), []
+        for one in taken:
+            if one is not None and one not in seen:
+                seen.add(one)
+                unique.append(one)
+        return unique
+
+    def _take(self, name, taker, now, until):
+        _, found = unentry(name)
+        if not locks.take(self._client, LEASES, found, taker, until, now):
+            return None     # another pass holds it
+        self._put_entry(until, found)
+        self._delete_entry(name)
+        with self._lock:
+            self._held[found, until] = taker
+        return parse(found)
+
+    def afters(self, queue, project):
+        return self._state(member(queue, project))['a']
+
+    def advance(self, queue, project, afters, next_look, held):
+        """Move each schedule's after forward to ``afters`` (never back;
+        others are forgotten) and look again at ``next_look`` (None:
+        forget the queue), if this process still holds the queue until
+        ``held``; True then, else False and nothing written. Five
+        requests (a read of the lease, the state, the look's entry, two
+        deletes), and the lease's release."""
+        name = member(queue, project)
+        with self._lock:
+            taker = self._held.pop((name, held), None)
+        if taker is None:
+            return False
+        lock = locks.read(self._client, LEASES, name)
+        if (lock is None or lock.holder != taker or
+                timeutils.utcnow_ts() >= held):
+            return False
+        state = self._state(name)
+        merged = {schedule: max(after, state['a'].get(schedule, after))
+                  for schedule, after in afters.items()}
+        if next_look is None:
+            with responses.tolerating(responses.NOT_FOUND):
+                self._client.delete_object(STATE, name)
+        else:
+            self._put_entry(next_look, name)
+            objects.put(self._client, STATE, name, jsonutils.dump_as_bytes(
+                {'look': next_look, 'a': merged}), self._keep(),
+                content_type='application/json')
+        if next_look != held:
+            self._delete_entry(entry(held, name))
+        locks.release(self._client, LEASES, name, held)
+        return True
+
+    def next_due(self):
+        """The earliest look (or lease end) in the index, or None."""
+        for name in self._names(None, 1):
+            return unentry(name)[0]
+        return None
+
+    def next_tick(self, queue, project):
+        """The next look the last pass recorded (or the first look asked
+        for), or None if the queue has no schedules: one request."""
+        return self._state(member(queue, project)).get('look')
+
+    def listed(self, limit):
+        """Up to ``limit`` (queue, project, next look), earliest first
+        (a queue looked at twice is listed once, at its earliest)."""
+        found, seen = [], set()
+        for name in self._names(None, limit):
+            look, name = unentry(name)
+            if name not in seen:
+                seen.add(name)
+                found.append(parse(name) + (look,))
+        return found
+
+    def _state(self, name):
+        with responses.tolerating(responses.NOT_FOUND):
+            state = jsonutils.loads(
+                self._client.get_object(STATE, name)[1])
+            state['a'] = {schedule: int(after) for schedule, after in
+                          state.get('a', {}).items()}
+            return state
+        return {'a': {}}
+
+    def _keep(self):
+        return timeutils.utcnow_ts() + KEEP
+
+    def _put_entry(self, look, name):
+        objects.put(self._client, LOOKS, entry(look, name), b'',
+                    self._keep(), content_length=0)
+
+    def _delete_entry(self, name):
+        with responses.tolerating(responses.NOT_FOUND):
+            self._client.delete_object(LOOKS, name)
+
+    def _names(self, end_marker, limit):
+        with responses.tolerating(responses.NOT_FOUND):
+            return [obj['name'] for obj in self._client.get_container(
+                LOOKS, end_marker=end_marker, limit=limit)[1]]
+        return []
