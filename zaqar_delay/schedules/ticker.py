@@ -12,12 +12,16 @@ Exactly one message per tick: a tick's message has the identity
 ``schedule <name> <tick>`` (``dedup.IDENTITY``), so a tick posted by
 two dispatchers (one whose lease ran out under it, or that died before
 writing its ``after``) is stored once while its message lives. Cost:
-one take per pass, O(log n) in the number of queues with schedules,
-then a few requests per queue taken; an idle pass is one take.
+one take per pass, O(log n) in the number of queues with schedules;
+per take, one read of the queues' afters and one write of what was
+done, and per queue its metadata read and one post; an idle pass is
+one take.
 
-Store interface (``redis/schedules.py``, ``mongodb/schedules.py``):
-``touch(queue, project, at)``, ``take(now, limit, lease)`` -> [(queue,
-project)], ``afters(queue, project)`` -> {name: after},
+Store interface (``storage/<backend>/schedules.py``): ``touch(queue,
+project, at)``, ``take(now, limit, lease)`` -> [(queue, project)],
+``afters(queue, project)`` -> {name: after}, ``afters_of(taken)`` -> the
+same for each (queue, project), ``advance_all([(queue, project, afters,
+next_look, held), ...])``,
 ``advance(queue, project, afters, next_look or None, held)`` (afters
 only move forward; the next look is written only while the queue is
 still held until ``held``), ``next_due()``,
@@ -36,6 +40,7 @@ from zaqar_delay import delay
 from zaqar_delay.metrics import process as metrics
 from zaqar_delay.schedules import definition
 from zaqar_delay.schedules import ticks
+from zaqar_delay.storage import common
 
 LOG = logging.getLogger(__name__)
 
@@ -47,7 +52,7 @@ POST_BATCH = 100    # messages in one post (catch_up: all)
 # shorter).
 LEASE = 30
 BATCHES = 10        # takes in one pass, at most (then pushes go on)
-WORKERS = 4         # queues of one take worked on at once (I/O bound)
+WORKERS = 8         # queues of one take worked on at once (I/O bound)
 
 
 def message(schedule, tick):
@@ -101,12 +106,12 @@ class Ticker:
         for _ in range(BATCHES):
             try:
                 taken = self.store.take(now, self.batch_size, self.lease)
+                if taken:
+                    self._batch(taken, now)
             except Exception:
-                LOG.exception('taking the due schedules failed')
+                LOG.exception('the schedule pass failed; the queues it '
+                              'took are due again in %d s', self.lease)
                 break
-            if taken:
-                list(self._pool().map(self._tick_logged, taken,
-                                      [now] * len(taken)))
             count += len(taken)
             if len(taken) < self.batch_size:
                 break
@@ -118,23 +123,39 @@ class Ticker:
                 WORKERS, thread_name_prefix='zaqar-delay-schedules')
         return self._workers
 
-    def _tick_logged(self, taken, now):
+    def _batch(self, taken, now):
+        """One take's queues: their afters in one read, each queue's
+        ticks posted (``WORKERS`` at a time), then what was done written
+        in one write."""
+        olds = self.store.afters_of(taken)
+        done = self._pool().map(self._tick_logged, taken, olds,
+                                [now] * len(taken))
+        records = []
+        for (queue, project), found in zip(taken, done):
+            if found is not None:
+                afters, look = found
+                records.append((queue, project, afters, look,
+                                now + self.lease))
+        self.store.advance_all(records)
+
+    def _tick_logged(self, taken, old, now):
         queue, project = taken
         try:
-            self.tick(queue, project, now)
+            return self.tick(queue, project, old, now)
         except Exception:
             LOG.exception('schedules of %s/%s: the pass failed; again in '
                           '%d s', project, queue, self.lease)
+            return None
 
-    def tick(self, queue, project, now):
-        """Post one queue's due ticks, taken at ``now``; write its state
-        and next look."""
+    def tick(self, queue, project, old, now):
+        """Post one queue's due ticks at ``now``, its schedules' afters
+        being ``old``; return (new afters, next look or None). Reads the
+        queue's metadata once (the post does not read it again)."""
         try:
             metadata = self.queues.get_metadata(queue, project)
         except errors.QueueDoesNotExist:
             metadata = {}
         schedules = definition.of_queue(metadata, self.max_ttl)
-        old = self.store.afters(queue, project) if schedules else {}
         afters, posts = {}, []
         for schedule in schedules:
             due, afters[schedule.name] = ticks.plan(
@@ -142,12 +163,11 @@ class Ticker:
             posts += [message(schedule, tick) for tick in due]
             metrics.ticks_posted(now, due)
         # One post for the queue's schedules (most often one request).
-        for start in range(0, len(posts), POST_BATCH):
-            self.messages.post(queue, posts[start:start + POST_BATCH],
-                               CLIENT_ID, project)
-        self.store.advance(queue, project, afters,
-                           ticks.next_look(schedules, afters),
-                           now + self.lease)
+        with common.metadata_known(queue, project, metadata):
+            for start in range(0, len(posts), POST_BATCH):
+                self.messages.post(queue, posts[start:start + POST_BATCH],
+                                   CLIENT_ID, project)
+        return afters, ticks.next_look(schedules, afters)
 
     def next_due(self):
         """When the earliest queue is due (or its lease ends), or None

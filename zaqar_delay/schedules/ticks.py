@@ -72,20 +72,25 @@ def plan(schedule, after, now):
     """(ticks to post, new ``after``) for a pass at ``now``.
 
     ``after`` None: the schedule is new, and starts now (nothing before
-    it is posted). Otherwise the ticks in ``(after, now]`` are due: the
-    latest one is posted (``catch_up`` ``latest``, or ``none`` if it is
-    at most ``LATE`` seconds old), or the latest ``max_catch_up`` of them
-    (``all``); the others are skipped.
+    it is posted). Otherwise the ticks in ``(after, now]`` are due. Those
+    at most ``LATE`` seconds old are on time: every mode posts each of
+    them (a pass that runs a few seconds late loses no tick). The older
+    ones were missed (every dispatcher was down): ``none`` skips them,
+    ``latest`` posts the most recent tick only when none is on time, and
+    ``all`` posts the latest ``max_catch_up`` ticks, missed or not.
     """
     if after is None:
         return [], now
-    limit = schedule.max_catch_up if schedule.catch_up == 'all' else 1
-    due = recent(schedule, after, now, limit)
-    if not due:
-        return [], after
-    if schedule.catch_up == 'none' and now - due[-1] > LATE:
-        return [], due[-1]
-    return due, due[-1]
+    if schedule.catch_up == 'all':
+        due = recent(schedule, after, now, schedule.max_catch_up)
+    else:
+        due = recent(schedule, max(after, now - LATE - 1), now, LATE + 1)
+        if not due and schedule.catch_up == 'latest':
+            due = recent(schedule, after, now, 1)
+    if due:
+        return due, due[-1]
+    newest = recent(schedule, after, now, 1)
+    return [], newest[-1] if newest else after
 
 
 def next_look(schedules, afters):

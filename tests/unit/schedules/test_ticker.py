@@ -30,6 +30,12 @@ class Store:
     def afters(self, queue, project):
         return dict(self.state.get((queue, project), {}))
 
+    def afters_of(self, taken):
+        return [self.afters(*one) for one in taken]
+
+    def advance_all(self, records):
+        return [self.advance(*record) for record in records]
+
     def advance(self, queue, project, afters, next_look, held):
         old = self.state.setdefault((queue, project), {})
         for name, after in afters.items():
@@ -126,9 +132,22 @@ class TickerTest(testtools.TestCase):
         self.assertEqual(1, dead.run_once())     # takes it, dies posting
         self.run_until(1010, one)                # held until 1011
         self.assertEqual(2, len(self.ticks()))
-        self.run_until(1011, one)                # 1006 and 1008 missed
-        self.assertEqual(['1970-01-01T00:16:42Z', '1970-01-01T00:16:44Z',
-                          '1970-01-01T00:16:50Z'], self.ticks())
+        # At 1011, 1006 to 1010 are at most LATE old: on time, posted.
+        self.run_until(1011, one)
+        self.assertEqual(['1970-01-01T00:16:%02dZ' % s
+                          for s in (42, 44, 46, 48, 50)], self.ticks())
+
+    def test_a_longer_lease_loses_ticks_older_than_late(self):
+        self.define('q.1', {'name': 's', 'every': 2, 'body': 1})
+        one = self.ticker(lease=9)
+        self.run_until(1004, one)
+        dead = self.ticker(lease=9)
+        dead.messages = types.SimpleNamespace(post=lambda *a, **k: 1 / 0)
+        self.now = 1006
+        dead.run_once()                          # held until 1015
+        self.run_until(1015, one)                # 1006, 1008 missed
+        self.assertEqual(['1970-01-01T00:16:%02dZ' % s
+                          for s in (42, 44, 50, 52, 54)], self.ticks())
 
     def test_a_pass_past_its_lease_moves_no_schedule_back(self):
         # A pass stalls past its lease, another takes the queue and

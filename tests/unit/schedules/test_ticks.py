@@ -142,6 +142,22 @@ class PlanTest(testtools.TestCase):
             self.assertEqual(([], 1010), ticks.plan(every(10, mode), 1010,
                                                     1019))
 
+    def test_a_pass_a_few_seconds_late_posts_every_tick_on_time(self):
+        # every 2 s, a pass 4 s late: 1004 and 1006 are on time (at
+        # most LATE old), whatever the mode; 1002 too with a pass at 1007.
+        for mode in definition.CATCH_UP:
+            self.assertEqual(([1002, 1004, 1006], 1006),
+                             ticks.plan(every(2, mode), 1000, 1006))
+            self.assertEqual(([1002, 1004, 1006], 1006),
+                             ticks.plan(every(2, mode), 1000, 1007))
+        # At 1008, 1002 is missed (6 s old): only 'all' posts it.
+        self.assertEqual(([1004, 1006, 1008], 1008),
+                         ticks.plan(every(2, 'none'), 1000, 1008))
+        self.assertEqual(([1004, 1006, 1008], 1008),
+                         ticks.plan(every(2, 'latest'), 1000, 1008))
+        self.assertEqual(([1002, 1004, 1006, 1008], 1008),
+                         ticks.plan(every(2, 'all'), 1000, 1008))
+
     def test_catch_up_after_downtime(self):
         # Down from 60 to 130: ticks 120 and 180... every 60 s.
         after, now = 0, 130

@@ -73,6 +73,22 @@ class Schedules:
 
     @utils.raises_conn_error
     @utils.retries_on_autoreconnect
+    def afters_of(self, taken):
+        """``afters`` of each (queue, project): one request."""
+        ids = [_id(queue, project) for queue, project in taken]
+        found = {doc['_id']: doc.get('a', []) for doc in
+                 self._collection().find({'_id': {'$in': ids}},
+                                         projection={'a': 1})}
+        return [{name: int(after) for name, after in found.get(key, [])}
+                for key in ids]
+
+    def advance_all(self, records):
+        """``advance`` of each (queue, project, afters, next look,
+        held)."""
+        return [self.advance(*record) for record in records]
+
+    @utils.raises_conn_error
+    @utils.retries_on_autoreconnect
     def advance(self, queue, project, afters, next_look, held):
         """Move each schedule's after forward to ``afters`` (never back).
         Only while the queue is still held until ``held`` (the lease end

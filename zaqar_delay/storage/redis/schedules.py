@@ -67,19 +67,44 @@ class Schedules:
 
     @utils.raises_conn_error
     @utils.retries_on_connection_error
+    def afters_of(self, taken):
+        """``afters`` of each (queue, project): one round trip."""
+        with self._client.pipeline(transaction=False) as pipe:
+            for queue, project in taken:
+                pipe.hgetall(keys.schedule_afters(queue, project))
+            return [{name.decode(): int(after)
+                     for name, after in found.items()}
+                    for found in pipe.execute()]
+
     def advance(self, queue, project, afters, next_look, held):
+        """``advance_all`` of one queue: True if the next look was
+        written."""
+        return self.advance_all([(queue, project, afters, next_look,
+                                  held)])[0]
+
+    @utils.raises_conn_error
+    @utils.retries_on_connection_error
+    def advance_all(self, records):
+        """``_advance`` of each (queue, project, afters, next look, held):
+        one round trip of one script call each."""
+        with self._client.pipeline(transaction=False) as pipe:
+            for record in records:
+                self._advance_one(pipe, *record)
+            return [bool(found) for found in pipe.execute()]
+
+    def _advance_one(self, pipe, queue, project, afters, next_look, held):
         """Move each schedule's after forward to ``afters`` (never back;
         others are forgotten); look again at ``next_look`` (None: forget
         the queue) if the queue is still held until ``held`` (the lease
-        end it was taken with). True if the next look was written. One
-        script."""
+        end it was taken with). ``schedule_advance.lua``, queued on
+        ``pipe``: it answers 1 if the next look was written."""
         args = [member(queue, project), held,
                 '' if next_look is None else next_look]
         for name, after in sorted(afters.items()):
             args += [name, after]
-        return bool(self._advance(
+        self._advance(
             keys=[keys.SCHEDULES, keys.schedule_afters(queue, project)],
-            args=args))
+            args=args, client=pipe)
 
     @utils.raises_conn_error
     @utils.retries_on_connection_error

@@ -120,6 +120,20 @@ class Schedules:
     def afters(self, queue, project):
         return self._state(member(queue, project))['a']
 
+    def afters_of(self, taken):
+        """``afters`` of each (queue, project): a request each,
+        ``WORKERS`` at a time."""
+        with futures.ThreadPoolExecutor(min(WORKERS, len(taken) or 1)) \
+                as pool:
+            return list(pool.map(lambda one: self.afters(*one), taken))
+
+    def advance_all(self, records):
+        """``advance`` of each (queue, project, afters, next look, held),
+        ``WORKERS`` at a time."""
+        with futures.ThreadPoolExecutor(min(WORKERS, len(records) or 1)) \
+                as pool:
+            return list(pool.map(lambda one: self.advance(*one), records))
+
     def advance(self, queue, project, afters, next_look, held):
         """Move each schedule's after forward to ``afters`` (never back;
         others are forgotten) and look again at ``next_look`` (None:
