@@ -18,3 +18,26 @@ class PlainUriTest(testtools.TestCase):
         self.assertEqual('redisx://h', common.plain_uri('redisx://h', 'redis'))
         self.assertEqual('mongodb://h', common.plain_uri('mongodb://h',
                                                          'redis'))
+
+
+class MetadataKnownTest(testtools.TestCase):
+
+    class Queues:
+        def __init__(self):
+            self.reads = 0
+
+        def get_metadata(self, queue, project=None):
+            self.reads += 1
+            return {'read': True}
+
+    def test_a_post_in_it_takes_the_metadata_given(self):
+        queues = self.Queues()
+        with common.metadata_known('q.1', 'p.1', {'given': True}):
+            self.assertEqual({'given': True},
+                             common._metadata(queues, 'q.1', 'p.1'))
+            # Another queue or project is read.
+            self.assertEqual({'read': True},
+                             common._metadata(queues, 'q.1', 'p.2'))
+        self.assertEqual({'read': True},
+                         common._metadata(queues, 'q.1', 'p.1'))
+        self.assertEqual(2, queues.reads)
