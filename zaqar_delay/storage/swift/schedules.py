@@ -94,6 +94,10 @@ class Schedules:
         listing, then eight requests per queue taken (the lease, the
         entry's move), ``WORKERS`` queues at a time."""
         taker = uuid.uuid4().hex
+        with self._lock:
+            # Leases that ended with no advance (a failed pass).
+            for key in [key for key in self._held if key[1] < now]:
+                del self._held[key]
         found = self._names(idx.until(now), limit)
         with futures.ThreadPoolExecutor(min(WORKERS, len(found) or 1)) \
                 as pool:
