@@ -127,7 +127,12 @@ def post_terms(driver, queue_controller, queue, project, messages):
 def post_plan(driver, queue_controller, queue, project, messages):
     """``post_terms`` and the queue's history ttl (seconds, 0 for none:
     ``zaqar_delay.history.events``), from the same one read."""
-    metadata = _metadata(queue_controller, queue, project)
+    return plan(driver, _metadata(queue_controller, queue, project),
+                messages)
+
+
+def plan(driver, metadata, messages):
+    """``post_plan`` from the queue's metadata, already read."""
     delays = delay.prepare(messages, delay.queue_default(metadata),
                            driver.max_delay,
                            driver.delay_conf.ttl_shorter_than_delay)

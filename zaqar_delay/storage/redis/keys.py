@@ -82,6 +82,11 @@ def history(queue, project):
     return '%s%d:%s.%s' % (HISTORY, len(project), project, queue)
 
 
+def queue_hash(queue, project):
+    """Upstream's hash of a queue (field ``m``: its packed metadata)."""
+    return utils.scope_queue_name(queue, project)
+
+
 def rank_counter(queue, project):
     return utils.scope_queue_index(queue, project, RANK_COUNTER)
 

@@ -14,9 +14,13 @@ from zaqar_delay import delay
 from zaqar_delay import pending
 from zaqar_delay.storage import common
 from zaqar_delay.storage.redis import keys
+from zaqar_delay.storage.redis import metadata as queue_metadata
 from zaqar_delay.storage.redis import upstream
 
 Message = models.Message
+# Posts planned with metadata the queue no longer had, at most, before
+# the metadata is read through the queue controller instead.
+STALE_PLANS = 3
 
 
 class MessageController(upstream_messages.MessageController):
@@ -77,6 +81,9 @@ class MessageController(upstream_messages.MessageController):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self._lua = self.driver.scripts
+        self._metadata = None
+        if queue_metadata.same_database(self._queue_ctrl, self._client):
+            self._metadata = queue_metadata.Cache(self._client)
 
     def _now(self):
         return self.driver.now()
@@ -92,25 +99,42 @@ class MessageController(upstream_messages.MessageController):
 
     @utils.raises_conn_error
     def post(self, queue, messages, client_uuid, project=None):
+        """Post as upstream; one script call when the queues are in this
+        database (``metadata``), else a metadata read and the script."""
         messages = list(messages)
         client_uuid = str(uuid.UUID(str(client_uuid)))
+        if self._metadata is not None:
+            packed = self._metadata.get(queue, project)
+            for _ in range(STALE_PLANS):
+                answers = self.store(
+                    queue, project, messages, client_uuid,
+                    *common.plan(self.driver, queue_metadata.unpack(packed),
+                                 messages), planned_with=packed)
+                if not answers or answers[0] != 0:
+                    return answers
+                packed = answers[1] or b''
+                self._metadata.put(queue, project, packed)
         delays, dedups, keep = common.post_plan(
             self.driver, self._queue_ctrl, queue, project, messages)
         return self.store(queue, project, messages, client_uuid, delays,
                           dedups, keep)
 
     def store(self, queue, project, messages, client_uuid, delays, dedups,
-              keep=0):
+              keep=0, planned_with=None):
         """Store checked messages (``post`` without its checks): with
         their delays, ``dedup.Dedup`` (or None) each, and the queue's
         history ttl ``keep`` (0: none); returns the id answering for
-        each. One script call."""
+        each. With ``planned_with`` (the packed metadata they were
+        checked with, ``b''`` for none), nothing is stored when the
+        queue's metadata is not that, and ``[0, its packed metadata]``
+        is returned. One script call."""
         checksums = self.driver.conf.enable_checksum
 
         ids = [uuidutils.generate_uuid() for _ in messages]
         pushed = (pending.suffix(queue, project) if self.driver.pushes
                   else '')
-        args = [self._now(), pushed, keep]
+        args = [self._now(), pushed, keep, int(planned_with is not None),
+                planned_with or b'']
         own_keys = []
         for mid, msg, msg_delay, dedup in zip(ids, messages, delays, dedups):
             body = msg.get('body', {})
@@ -122,8 +146,11 @@ class MessageController(upstream_messages.MessageController):
 
         answers = self._post(list(keys.index(queue, project)) +
                              [keys.rank_counter(queue, project),
-                              keys.PUSHES, keys.history(queue, project)] +
+                              keys.PUSHES, keys.history(queue, project),
+                              keys.queue_hash(queue, project)] +
                              own_keys, args)
+        if answers and answers[0] == 0:
+            return answers
         return [answer.decode() if isinstance(answer, bytes) else answer
                 for answer in answers]
 

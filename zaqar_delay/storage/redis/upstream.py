@@ -5,7 +5,8 @@ Checked against the releases in ``zaqar_delay.version.CHECKED_ZAQAR``;
 that lacks one of them fails that test with the name.
 
 Besides these, the controllers rely on what upstream's redis controllers
-set up in ``__init__`` (``_client``, ``_queue_ctrl``) and on the
+set up in ``__init__`` (``_client``, ``_queue_ctrl``; the queue
+controller's ``_client``, in ``metadata``) and on the
 inherited methods below.
 """
 

@@ -35,9 +35,10 @@ class RedisDelayBehaviourTest(behaviour.DelayBehaviour,
         mid = uuidutils.generate_uuid()
         post_keys = list(keys.index(self.queue, behaviour.PROJECT)) + [
             keys.rank_counter(self.queue, behaviour.PROJECT), keys.PUSHES,
-            keys.history(self.queue, behaviour.PROJECT), mid, mid]
-        post_args = [timeutils.utcnow_ts(), '', 0, 3600, 0, behaviour.CLIENT,
-                     b'\x01', '', 0]
+            keys.history(self.queue, behaviour.PROJECT),
+            keys.queue_hash(self.queue, behaviour.PROJECT), mid, mid]
+        post_args = [timeutils.utcnow_ts(), '', 0, 0, '', 3600, 0,
+                     behaviour.CLIENT, b'\x01', '', 0]
         self.messages._post(post_keys, post_args)
         self.assertEqual([mid], self.claim()[1])
         self.messages._post(post_keys, post_args)  # the reply was lost

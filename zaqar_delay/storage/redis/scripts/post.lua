@@ -5,7 +5,9 @@ KEYS[1..6]  queue index keys (see index.lua)
 KEYS[7]     <project>.<queue>.rank_counter   string, next rank
 KEYS[8]     zaqar_delay.pushes               zset due time -> push
 KEYS[9]     the queue's history stream (see history.lua)
-KEYS[10..]  two per message: its hash key (the message id), and its
+KEYS[10]    <project>.<queue>                upstream's queue hash: field
+            'm' is the queue's metadata (msgpack)
+KEYS[11..]  two per message: its hash key (the message id), and its
             dedup key <project>.<queue>.dedup.<digest> (any key when the
             message has no dedup window)
 
@@ -17,7 +19,11 @@ ARGV[3]     history ttl: the queue's _history_ttl (0: none); above 0,
             each stored message keeps it (hash field 'h') and is
             recorded as posted, with its body, ttl, delay, due time and
             dedup digest
-ARGV[4..]   six per message: ttl, delay (seconds), client uuid,
+ARGV[4]     '1': the messages were planned with the metadata ARGV[5]
+            (packed, '' for none); when the queue's differs, nothing
+            is stored. '0': no check
+ARGV[5]     the packed metadata, with ARGV[4] '1'
+ARGV[6..]   six per message: ttl, delay (seconds), client uuid,
             body (msgpack), checksum ('' for none), dedup window (seconds;
             0: not deduplicated)
 
@@ -26,7 +32,8 @@ of a post whose reply was lost (same ids) changes nothing. A message
 whose dedup key names a live message of the queue, within its window,
 is not stored: that message answers for it; otherwise the key names it
 ('<id> <window end>') for the window.
-Returns the id answering for each message, in order.
+Returns the id answering for each message, in order; or {0, the
+queue's packed metadata} when ARGV[4] is '1' and ARGV[5] is not it.
 --]]
 --- @include "index"
 --- @include "history"
@@ -35,13 +42,22 @@ local push_suffix = ARGV[2]
 local keep = tonumber(ARGV[3])
 
 local rank_counter, pushes, history = KEYS[7], KEYS[8], KEYS[9]
+local queue_hash = KEYS[10]
+
+if ARGV[4] == '1' then
+    local metadata = redis.call('HGET', queue_hash, 'm') or ''
+    if metadata ~= ARGV[5] then
+        return {0, metadata}
+    end
+end
+
 local rank = tonumber(redis.call('GET', rank_counter) or 1)
 local first_rank = rank
 
 local answers = {}
-for i = 10, #KEYS, 2 do
+for i = 11, #KEYS, 2 do
     local mid, dedup_key = KEYS[i], KEYS[i + 1]
-    local base = 3 + (i - 10) / 2 * 6
+    local base = 5 + (i - 11) / 2 * 6
     local window = tonumber(ARGV[base + 6])
     local answer = mid
     if window > 0 then

@@ -1,0 +1,65 @@
+"""Queue metadata for ``redis.delay`` posts, checked by the post script.
+
+A post needs its queue's metadata (``_default_message_delay``,
+``_dedup_key``, ``_history_ttl``) before it can build the script's
+arguments. When the queues live in the same redis database as the
+messages (upstream's redis management store on the same server and
+``dbid``), the driver keeps each queue's packed metadata as last seen
+and plans the post with it; ``post.lua`` compares it with the stored
+one in the same atomic step and stores nothing when they differ, so a
+post is never planned with metadata other than the queue's at that
+moment. A post then costs one round trip (two the first time a process
+posts to a queue, and after each metadata change). Otherwise the
+metadata is read through the queue controller before each post.
+"""
+
+import msgpack
+from zaqar.storage.redis import queues as upstream_queues
+
+from zaqar_delay.storage.redis import keys
+
+# Queues whose metadata a process keeps, at most (then it starts over).
+SIZE = 4096
+
+
+def _place(client):
+    pool = client.connection_pool
+    kwargs = pool.connection_kwargs
+    return (type(pool), getattr(pool, 'service_name', None),
+            kwargs.get('host'), kwargs.get('port'), kwargs.get('path'),
+            kwargs.get('db') or 0)
+
+
+def same_database(queue_controller, client):
+    """Whether ``queue_controller`` is upstream's redis one, on the
+    database ``client`` talks to."""
+    if not isinstance(queue_controller, upstream_queues.QueueController):
+        return False
+    return _place(queue_controller._client) == _place(client)
+
+
+class Cache:
+    """Packed metadata by queue, as last seen (``b''``: none)."""
+
+    def __init__(self, client):
+        self._client = client
+        self._known = {}
+
+    def get(self, queue, project):
+        """The packed metadata last seen, read if never seen."""
+        key = keys.queue_hash(queue, project)
+        packed = self._known.get(key)
+        if packed is None:
+            packed = self._client.hget(key, 'm') or b''
+            self.put(queue, project, packed)
+        return packed
+
+    def put(self, queue, project, packed):
+        if len(self._known) >= SIZE:
+            self._known = {}
+        self._known[keys.queue_hash(queue, project)] = packed or b''
+
+
+def unpack(packed):
+    """The metadata (a dict) of packed metadata (``b''``: none)."""
+    return msgpack.unpackb(packed) if packed else {}
