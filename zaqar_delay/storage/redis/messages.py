@@ -11,6 +11,7 @@ from zaqar.storage.redis import utils
 from zaqar.storage import utils as s_utils
 
 from zaqar_delay import delay
+from zaqar_delay import errors as delay_errors
 from zaqar_delay import pending
 from zaqar_delay.storage import common
 from zaqar_delay.storage.redis import keys
@@ -106,10 +107,19 @@ class MessageController(upstream_messages.MessageController):
         if self._metadata is not None:
             packed = self._metadata.get(queue, project)
             for _ in range(STALE_PLANS):
-                answers = self.store(
-                    queue, project, messages, client_uuid,
-                    *common.plan(self.driver, queue_metadata.unpack(packed),
-                                 messages), planned_with=packed)
+                try:
+                    terms = common.plan(self.driver,
+                                        queue_metadata.unpack(packed),
+                                        messages)
+                except delay_errors.DelayError:
+                    # Refused by the metadata last seen: by the queue's?
+                    fresh = self._metadata.read(queue, project)
+                    if fresh == packed:
+                        raise
+                    packed = fresh
+                    continue
+                answers = self.store(queue, project, messages, client_uuid,
+                                     *terms, planned_with=packed)
                 if not answers or answers[0] != 0:
                     return answers
                 packed = answers[1] or b''

@@ -47,12 +47,14 @@ class Cache:
 
     def get(self, queue, project):
         """The packed metadata last seen, read if never seen."""
-        key = keys.queue_hash(queue, project)
-        packed = self._known.get(key)
-        if packed is None:
-            packed = self._client.hget(key, 'm') or b''
-            self.put(queue, project, packed)
-        return packed
+        packed = self._known.get(keys.queue_hash(queue, project))
+        return self.read(queue, project) if packed is None else packed
+
+    def read(self, queue, project):
+        """The packed metadata stored now (one request); kept."""
+        packed = self._client.hget(keys.queue_hash(queue, project), 'm')
+        self.put(queue, project, packed)
+        return packed or b''
 
     def put(self, queue, project, packed):
         if len(self._known) >= SIZE:

@@ -51,6 +51,16 @@ class PostMetadataTest(redis_store.DelayTestBase):
         self.assertEqual([second], self.post({'k': 'a'}))
         self.assertEqual(2, self.redis.zcard(self.index.messages))
 
+    def test_a_post_refused_by_metadata_last_seen_is_planned_again(self):
+        self.queues.set_metadata(QUEUE, {'_default_message_delay': 300},
+                                 project=behaviour.PROJECT)
+        self.post({'n': 1})   # this process has now seen that delay
+        self.queues.set_metadata(QUEUE, {}, project=behaviour.PROJECT)
+        # A ttl shorter than the delay last seen, not than the queue's.
+        mid, = self.messages.post(QUEUE, [{'ttl': 60, 'body': 2}],
+                                  behaviour.CLIENT, behaviour.PROJECT)
+        self.assertIsNotNone(self.redis.zscore(self.index.ready, mid))
+
     def test_a_post_planned_with_other_metadata_stores_nothing(self):
         self.queues.set_metadata(QUEUE, {'_default_message_delay': 60},
                                  project=behaviour.PROJECT)
