@@ -52,3 +52,15 @@ class RedisDelayBehaviourTest(behaviour.DelayBehaviour,
         self.queues.delete(self.queue, project=behaviour.PROJECT)
         names = keys.index(self.queue, behaviour.PROJECT)
         self.assertEqual(0, self.redis.exists(*names))
+
+    def test_a_list_page_is_full_behind_more_claimed_than_a_batch(self):
+        # Zaqar lists a queue without _default_message_delay with
+        # include_delayed: a page must come back full with more claimed
+        # messages ahead than a script examines past its limit.
+        batch = self.driver.delay_conf.promote_batch_size
+        ids = self.post(*[0] * (batch + 30))
+        for _ in range(batch // 20 + 1):
+            self.claim(limit=20)
+        claimed = 20 * (batch // 20 + 1)
+        self.assertEqual(ids[claimed:claimed + 10],
+                         self.list_ids(limit=10, include_delayed=True)[0])
