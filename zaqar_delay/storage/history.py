@@ -11,7 +11,9 @@ from zaqar_delay.storage import catalog
 
 # The stores that keep history, by message store name.
 _MODULES = {'redis.delay': 'zaqar_delay.storage.redis.history',
-            'swift.delay': 'zaqar_delay.storage.swift.history'}
+            'swift.delay': 'zaqar_delay.storage.swift.history',
+            'mongodb.delay': 'zaqar_delay.storage.mongodb.history',
+            'mongodb.fifo.delay': 'zaqar_delay.storage.mongodb.history'}
 
 
 class HistoryError(Exception):

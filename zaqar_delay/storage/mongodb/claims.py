@@ -1,6 +1,7 @@
 """Claim operations of the ``mongodb.delay`` drivers."""
 
 import datetime
+import hashlib
 
 from bson import objectid
 from oslo_utils import timeutils
@@ -12,6 +13,7 @@ from zaqar.storage.mongodb import utils
 
 from zaqar_delay import deadletter
 from zaqar_delay import retry
+from zaqar_delay.history import events as history
 from zaqar_delay.storage.mongodb import messages as delay_messages
 from zaqar_delay.storage.mongodb import queries
 from zaqar_delay.storage.mongodb import updates
@@ -66,7 +68,8 @@ class ClaimController(upstream_claims.ClaimController):
             [{'$set': {
                 's': CLAIMED, 'a': expires, 'c': claim,
                 'e': {'$cond': [outlives, _utc(expires + grace), '$e']},
-                't': {'$cond': [outlives, ttl + grace, '$t']}}}])
+                't': {'$cond': [outlives, ttl + grace, '$t']}}},
+             updates.record(history.CLAIMED, now, claim=oid, count='$c.c')])
 
         policy = deadletter.of_queue(queue_meta)
         if policy:
@@ -86,12 +89,17 @@ class ClaimController(upstream_claims.ClaimController):
         marker = msg_ctrl.markers(dlq, project)
         too_often = dict(queries.of_claim(scope, oid).filter,
                          **{'c.c': {'$gt': policy.max_claims}})
-        for doc in collection.find(too_often, projection={'_id': 1}):
+        for doc in collection.find(too_often, projection={'_id': 1,
+                                                          'h': 1}):
             moved = {'p_q': utils.scope_queue_name(dlq, project),
                      'k': marker(),
                      's': READY, 'a': 0, 'c.id': None, 'c.e': now}
             if policy.ttl:
                 moved.update(t=policy.ttl, e=_utc(now + policy.ttl))
+            if doc.get('h'):
+                self._dead_letter_kept(collection, dlq_collection, doc,
+                                       oid, moved, dlq, now)
+                continue
             if dlq_collection == collection:
                 collection.update_one({'_id': doc['_id'], 'c.id': oid},
                                       {'$set': moved})
@@ -109,6 +117,33 @@ class ClaimController(upstream_claims.ClaimController):
             except pymongo_errors.DuplicateKeyError:
                 pass    # copied by an attempt whose reply was lost
             collection.delete_one({'_id': doc['_id'], 'c.id': oid})
+
+    @staticmethod
+    def _dead_letter_kept(collection, dlq_collection, doc, oid, moved, dlq,
+                          now):
+        """Dead-letter a message that keeps history: a copy goes to the
+        dead-letter queue under an id made from its own (so that a
+        retried claim copies it once), then the original is marked
+        processed with the ``dead_lettered`` event. Dying between the
+        two leaves it in both queues, as without history."""
+        msg = collection.find_one({'_id': doc['_id'], 'c.id': oid})
+        if not msg:
+            return
+        copy_id = objectid.ObjectId(msg['_id'].binary[:4] + hashlib.sha256(
+            msg['_id'].binary + b'dead-letter').digest()[:8])
+        for name in ('h', 'hv', 'pa', 'pd'):
+            msg.pop(name, None)
+        msg.update({k: v for k, v in moved.items() if '.' not in k},
+                   _id=copy_id)
+        msg['c'].update(id=None, e=now)
+        try:
+            dlq_collection.insert_one(msg)
+        except pymongo_errors.DuplicateKeyError:
+            pass    # copied by an attempt whose reply was lost
+        collection.update_one(
+            {'_id': doc['_id'], 'c.id': oid},
+            updates.processed(now, history.DEAD_LETTERED, claim=oid,
+                              to=dlq, **{'as': str(copy_id)}))
 
     @utils.raises_conn_error
     @utils.retries_on_autoreconnect

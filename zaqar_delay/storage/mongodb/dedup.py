@@ -13,6 +13,8 @@ import datetime
 
 from pymongo import errors as mongo_errors
 
+from zaqar_delay.storage.mongodb import queries
+
 COLLECTION = 'delay_dedup'
 ATTEMPTS = 4    # takeovers lost to racing posts before giving up
 
@@ -38,9 +40,11 @@ class Holders:
             Holders._indexed.add(name)
 
     def _live(self, oid, now):
-        return self._messages.find_one(
+        # A processed message (kept for its history) holds nothing.
+        doc = self._messages.find_one(
             {'_id': oid, 'p_q': self._scope, 'e': {'$gt': _date(now)}},
-            projection={'_id': 1}) is not None
+            projection={'s': 1})
+        return doc is not None and doc.get('s') != queries.PROCESSED
 
     def hold(self, dedup, oid, now):
         """The id of the message that holds ``dedup``'s value: ``oid``

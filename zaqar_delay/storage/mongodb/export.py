@@ -10,6 +10,7 @@ import calendar
 from zaqar.storage.mongodb import utils
 
 from zaqar_delay.storage import export
+from zaqar_delay.storage.mongodb import queries
 
 
 def records(driver, queue, project, batch):
@@ -25,6 +26,8 @@ def records(driver, queue, project, batch):
             return
         marker = page[-1]['k']
         for doc in page:
+            if doc.get('s') == queries.PROCESSED:   # kept for history
+                continue
             claim = doc.get('c') or {}
             claim_id = claim.get('id')
             created = utils.oid_ts(doc['_id'])

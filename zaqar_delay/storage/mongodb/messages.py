@@ -13,14 +13,17 @@ from zaqar.storage.mongodb import messages as upstream_messages
 from zaqar.storage.mongodb import utils
 
 from zaqar_delay import delay
+from zaqar_delay.history import events as history
 from zaqar_delay.storage import common
 from zaqar_delay.storage.mongodb import dedup
+from zaqar_delay.storage.mongodb import posting as posting_module
 from zaqar_delay.storage.mongodb import queries
 from zaqar_delay.storage.mongodb import updates
 from zaqar_delay.storage.mongodb import upstream
 
-READY, WAITING, CLAIMED, POSTING = (queries.READY, queries.WAITING,
-                                    queries.CLAIMED, queries.POSTING)
+READY, WAITING, CLAIMED, POSTING, PROCESSED = (
+    queries.READY, queries.WAITING, queries.CLAIMED, queries.POSTING,
+    queries.PROCESSED)
 
 # Seconds after which a post that has not given its documents their
 # state is taken for dead (its request died between two writes): its
@@ -33,24 +36,6 @@ def basic_message(doc, now):
     id's time, which pymongo takes from the wall clock of the host that
     posted it, and is never negative."""
     return delay.with_age(upstream.basic_message(doc, now))
-
-
-class _Posting:
-    """A message collection whose inserts write each document as being
-    posted (``s`` POSTING, ``a`` the time): what upstream's post inserts
-    is in no state a claim, list or stats reads until ``post`` is done."""
-
-    def __init__(self, collection, now):
-        self._collection, self._now = collection, now
-
-    def insert_many(self, documents, *args, **kwargs):
-        documents = list(documents)
-        for doc in documents:
-            doc.update(s=POSTING, a=self._now)
-        return self._collection.insert_many(documents, *args, **kwargs)
-
-    def __getattr__(self, name):
-        return getattr(self._collection, name)
 
 
 def _client_binary(client_uuid):
@@ -72,7 +57,8 @@ class DelayMessages:
     ========  ===============================================  ==========
     ``s``     state: 0 ready, 1 waiting (``d`` ahead),         ``p_q s k``
               2 claimed (a live claim holds it), 3 being
-              posted (inserted, not yet acknowledged)
+              posted (inserted, not yet acknowledged), 4
+              processed (kept for its history, until ``e``)
     ``a``     when the state ends: ``d`` while waiting,        ``p_q s a``
               the claim's expiry while claimed, 0 when ready,
               the post's start while being posted
@@ -84,6 +70,8 @@ class DelayMessages:
     ``c.b``   on a queue with ``_retry_backoff``, the wait of
               a claimed message when its claim gives it back:
               ``d`` becomes that time plus ``c.b``
+    ``h hv``  with ``_history_ttl``: its seconds, the events
+              (``zaqar_delay.storage.mongodb.history``)
     ========  ===============================================  ==========
 
     Every hot query is one of ``queries``: an equality prefix (``p_q`` and
@@ -123,8 +111,8 @@ class DelayMessages:
     def _collection(self, queue_name, project=None):
         collection = super()._collection(queue_name, project)
         posting = getattr(self._posting, 'now', None)
-        return collection if posting is None else _Posting(collection,
-                                                           posting)
+        return collection if posting is None else posting_module.Posting(
+            collection, posting, self._posting.kept)
 
     def _promote(self, collection, scope, now):
         batch = self.driver.delay_conf.promote_batch_size
@@ -138,6 +126,7 @@ class DelayMessages:
                 collection.update_many(
                     {'_id': {'$in': ids}, 's': state, 'a': {'$lte': now}},
                     {'$set': {'s': READY, 'a': 0}} if state == WAITING else
+                    [updates.given_back(history.CLAIM_EXPIRED, now)] +
                     updates.give_back('$c.e', now))
 
     # The queue helpers of mongodb.delay's other modules (claims, stages,
@@ -227,7 +216,8 @@ class DelayMessages:
         collection.update_many(
             {'p_q': utils.scope_queue_name(queue_name, project),
              'c.id': cid, 's': CLAIMED},
-            [{'$set': {'c.id': None, 'c.e': now}}] +
+            [updates.given_back(history.RELEASED, now),
+             {'$set': {'c.id': None, 'c.e': now}}] +
             updates.give_back(now, now))
 
     def first(self, queue_name, project=None, sort=1):
@@ -241,11 +231,13 @@ class DelayMessages:
     @utils.raises_conn_error
     def post(self, queue_name, messages, client_uuid, project=None):
         messages = [dict(msg) for msg in messages]
-        delays, dedups = common.post_terms(self.driver, self._queue_ctrl,
-                                           queue_name, project, messages)
+        delays, dedups, keep = common.post_plan(
+            self.driver, self._queue_ctrl, queue_name, project, messages)
         for msg, delay_seconds in zip(messages, delays):
             msg['delay'] = delay_seconds
         self._posting.now = timeutils.utcnow_ts()
+        self._posting.kept = keep and [(keep, wait, found) for wait, found
+                                       in zip(delays, dedups)]
         try:
             ids = super().post(queue_name, messages, client_uuid,
                                project=project)
@@ -301,7 +293,11 @@ class DelayMessages:
     # collection; a plain ``_id`` query is O(1) on every server. A delete
     # is one conditional request: it removes the message only if the
     # claim given still holds it (or, without a claim, if no live claim
-    # does); the reason for a refusal is read only then.
+    # does) and it keeps no history; the reason for a refusal is read
+    # only then, and a message that keeps history is marked processed
+    # instead, with the same guard (doc/source/history.rst). Processed
+    # documents are filtered out here, not in the query: a query on
+    # ``_id`` and a range on ``s`` is a collection scan on secantusdb.
 
     def _of_queue(self, queue_name, project, ids):
         return {'_id': ids, 'p_q': utils.scope_queue_name(queue_name,
@@ -313,7 +309,7 @@ class DelayMessages:
         mid = utils.to_oid(message_id)
         doc = mid and self._collection(queue_name, project).find_one(
             self._of_queue(queue_name, project, mid))
-        if not doc:
+        if not doc or doc.get('s') == PROCESSED:
             raise errors.MessageDoesNotExist(message_id, queue_name,
                                              project)
         return basic_message(doc, timeutils.utcnow_ts())
@@ -327,7 +323,8 @@ class DelayMessages:
         docs = self._collection(queue_name, project).find(
             self._of_queue(queue_name, project, {'$in': ids}))
         now = timeutils.utcnow_ts()
-        return iter([basic_message(doc, now) for doc in docs])
+        return iter([basic_message(doc, now) for doc in docs
+                     if doc.get('s') != PROCESSED])
 
     @utils.raises_conn_error
     @utils.retries_on_autoreconnect
@@ -342,17 +339,29 @@ class DelayMessages:
         query = self._of_queue(queue_name, project, mid)
         now = timeutils.utcnow_ts()
         guard = {'c.e': {'$lte': now}} if cid is None else {'c.id': cid}
-        if collection.delete_one(dict(query, **guard)).deleted_count:
+        if collection.delete_one(dict(query, h={'$exists': False},
+                                      **guard)).deleted_count:
             return
-        doc = collection.find_one(query, projection={'c': 1})
-        if doc is None:
+        doc = collection.find_one(query, projection={'c': 1, 's': 1,
+                                                     'h': 1})
+        if doc is None or doc.get('s') == PROCESSED:
+            return
+        deleted = updates.processed(now, history.DELETED,
+                                    claim=cid or '', popped=0)
+        if doc.get('h') and collection.update_one(
+                dict(query, s={'$ne': PROCESSED}, **guard),
+                deleted).matched_count:
             return
         held = doc['c']['id'] is not None and doc['c']['e'] > now
         if cid is None:
             if held:
                 raise errors.MessageIsClaimed(message_id)
             # Unclaimed, stamped by a host whose clock is ahead of ours.
-            collection.delete_one(dict(query, **{'c.id': None}))
+            unclaimed = dict(query, **{'c.id': None})
+            if doc.get('h'):
+                collection.update_one(unclaimed, deleted)
+            else:
+                collection.delete_one(unclaimed)
             return
         if held:
             raise errors.MessageNotClaimedBy(message_id, claim)
@@ -361,7 +370,10 @@ class DelayMessages:
     @utils.raises_conn_error
     @utils.retries_on_autoreconnect
     def bulk_delete(self, queue_name, message_ids, project=None,
-                    claim_ids=None):
+                    claim_ids=None, popped=0):
+        """Upstream's, and ``popped`` (0 or 1) for the deleted events of
+        messages that keep history: marked processed by a second request,
+        made only when the first deleted fewer than ``message_ids``."""
         ids = [mid for mid in map(utils.to_oid, message_ids) if mid]
         collection = self._collection(queue_name, project)
         query = self._of_queue(queue_name, project, {'$in': ids})
@@ -371,13 +383,23 @@ class DelayMessages:
             for cid in map(utils.to_oid, claim_ids):
                 if cid and cid not in holders:
                     raise errors.ClaimDoesNotExist(cid, queue_name, project)
-        collection.delete_many(query)
+        if collection.delete_many(dict(query, h={'$exists': False})
+                                  ).deleted_count < len(ids):
+            collection.update_many(
+                dict(query, h={'$gt': 0}, s={'$ne': PROCESSED}),
+                updates.processed(
+                    timeutils.utcnow_ts(), history.DELETED,
+                    claim={'$ifNull': ['$c.id', '']} if claim_ids else '',
+                    popped=popped))
 
     def pop(self, queue_name, limit, project=None):
         # As a claim, then a delete as that claim: deleting one by one
         # and retrying the whole pop when a request failed dropped the
         # messages the first try had deleted (the fault matrix's pop).
-        return common.pop(self, queue_name, limit, project)
+        return common.pop(
+            self, queue_name, limit, project,
+            lambda queue, ids, project, claim_id: self.bulk_delete(
+                queue, ids, project, claim_ids=[claim_id], popped=1))
 
 
 class MessageController(DelayMessages,

@@ -22,6 +22,9 @@ and a document without ``s`` is in none.
 import collections
 
 READY, WAITING, CLAIMED, POSTING = 0, 1, 2, 3
+# Deleted (or dead-lettered) from a queue with ``_history_ttl``: kept
+# for its history until ``e``, in no live state's bounds.
+PROCESSED = 4
 
 # Claims, pops and list pages: one state, in marker order.
 STATE_INDEX = [('p_q', 1), ('s', 1), ('k', 1)]
@@ -65,6 +68,13 @@ def ending_later(scope, state, now):
     """Waiting or claimed documents whose wait or claim goes on, soonest
     end first: stats (counts and ``next_due``)."""
     return Query({'p_q': scope, 's': state, 'a': {'$gt': now}},
+                 [('a', 1)], 'delay_ends')
+
+
+def processed_since(scope, since):
+    """Documents processed at ``since`` or later (``a`` being when):
+    a history read."""
+    return Query({'p_q': scope, 's': PROCESSED, 'a': {'$gte': since}},
                  [('a', 1)], 'delay_ends')
 
 

@@ -1,6 +1,8 @@
 """The updates ``mongodb.delay`` makes to a document's state, as
 server-side pipeline expressions (one atomic update each)."""
 
+import datetime
+
 from zaqar_delay import retry
 from zaqar_delay.storage.mongodb import queries
 
@@ -41,3 +43,40 @@ def backoff_seconds(backoff, count):
 
 # A pending push at the due time (zaqar-delay's notifier stage).
 PENDING_PUSH = [{'$set': {'pa': '$d'}}]
+
+
+# History (a queue with ``_history_ttl``): a document posted while it was
+# set has ``h`` (its seconds) and ``hv``, its events, each appended by
+# the update that makes the change it records.
+def _date(timestamp):
+    return datetime.datetime.fromtimestamp(
+        timestamp, tz=datetime.timezone.utc).replace(tzinfo=None)
+
+
+def _kept():
+    return {'$gt': [{'$ifNull': ['$h', 0]}, 0]}
+
+
+def record(kind, now, **fields):
+    """A stage appending a ``kind`` event at ``now`` with ``fields``
+    (values or expressions on the document as the stage finds it) to
+    ``hv``, on a document that keeps history; a no-op on others."""
+    event = dict(fields, k=kind, t=now)
+    return {'$set': {'hv': {'$cond': [_kept(), {'$concatArrays': [
+        {'$ifNull': ['$hv', []]}, [event]]}, '$$REMOVE']}}}
+
+
+def processed(now, kind, **fields):
+    """The update of a document leaving its queue with history kept: the
+    ``kind`` event, then processed at ``now`` until ``h`` seconds later
+    (``e``, upstream's TTL index), its claim and pending push gone."""
+    return [record(kind, now, **fields),
+            {'$set': {'s': queries.PROCESSED, 'a': now, 'c.id': None,
+                      'c.e': now, 'e': {'$add': [
+                          _date(now), {'$multiply': ['$h', 1000]}]}}},
+            {'$unset': ['pa', 'pd']}]
+
+
+# Release and claim expiry: which claim, and the backoff wait it set.
+def given_back(kind, now):
+    return record(kind, now, claim='$c.id', wait={'$ifNull': ['$c.b', 0]})

@@ -1,0 +1,130 @@
+"""Message history on ``mongodb.delay``, through a real zaqar-server and
+python-zaqarclient: the redis tests (``test_history``) on a MongoDB
+store (secantusdb unless ``ZAQAR_DELAY_TEST_MONGODB_URL`` names one).
+
+Retention is MongoDB's TTL monitor's, which runs once a minute (on
+secantusdb as on mongod): ``MongoHistoryRetentionTest`` waits for it and
+is a slow test; the fast tests check the document it will remove.
+"""
+
+import datetime
+import time
+
+from bson import objectid
+from zaqarclient.transport import errors as client_errors
+
+from tests.fixtures import services
+from tests.functional.http import test_history
+
+PROCESSED = 4
+
+
+class _Mongo:
+
+    @classmethod
+    def setUpClass(cls):
+        cls.server_options = dict(test_history.RedisHistoryTest.
+                                  server_options,
+                                  message_store='mongodb.delay',
+                                  mongodb_url=services.mongo_server().url)
+        super().setUpClass()
+
+    def messages(self):
+        """The store's message collections (one per partition)."""
+        client = services.mongo_server().client
+        prefix = 'zaqar_dev_%d_messages_p' % self.stack.port
+        found = [client[name].messages
+                 for name in client.list_database_names()
+                 if name.startswith(prefix)]
+        self.assertTrue(found, client.list_database_names())
+        return found
+
+    def document(self, message_id):
+        for collection in self.messages():
+            doc = collection.find_one({'_id': objectid.ObjectId(message_id)})
+            if doc:
+                return doc
+        return None
+
+    def wait_ttl_monitor(self, queue, timeout=150):
+        """Until the queue's history is empty (the TTL monitor's pass)."""
+        deadline = time.time() + timeout
+        while self.history(queue):
+            self.assertLess(time.time(), deadline, 'history kept')
+            time.sleep(1)
+
+
+class MongoHistoryTest(_Mongo, test_history.RedisHistoryTest):
+
+    def test_expired_unseen(self):
+        # MongoDB's TTL monitor removes a message whose ttl ended, its
+        # history with it: no expired event (doc/source/history.rst).
+        # What it removes by: upstream's expiry ``e``, unchanged.
+        queue = self.dotted(self.name, _history_ttl=3600)
+        mid = queue.post([{'body': 'late', 'ttl': 60}])['resources'][0]
+        doc = self.document(mid.rsplit('/', 1)[-1])
+        created = objectid.ObjectId(doc['_id']).generation_time
+        self.assertEqual(60, round((doc['e'] - created.replace(
+            tzinfo=None)).total_seconds()))
+        self.assertEqual(['posted'],
+                         [e['kind'] for e in self.history(self.name)])
+
+    def test_history_is_gone_after_its_ttl(self):
+        queue = self.dotted(self.name, _history_ttl=5)
+        mid = queue.post([{'body': 'short-lived', 'ttl': 300}])['resources']
+        mid = mid[0].rsplit('/', 1)[-1]
+        queue.message(mid).delete()
+        events = self.history(self.name)
+        self.assertEqual(['posted', 'deleted'], [e['kind'] for e in events])
+        doc = self.document(mid)
+        self.assertEqual(PROCESSED, doc['s'])
+        kept_until = datetime.datetime.fromtimestamp(
+            events[-1]['at'] + 5, datetime.timezone.utc).replace(tzinfo=None)
+        self.assertEqual(kept_until, doc['e'])
+        ttl, = [index for index in self.messages()[0].list_indexes()
+                if index.get('expireAfterSeconds') is not None]
+        self.assertEqual({'e': 1}, dict(ttl['key']))
+        self.assertEqual(0, ttl['expireAfterSeconds'])
+        # Processed: gone for Zaqar (get, list, stats, claims).
+        self.assertRaises(client_errors.ResourceNotFound, queue.message, mid)
+        self.assertEqual([], list(queue.messages(echo=True)))
+        self.assertEqual(0, queue.stats['messages']['total'])
+        self.assertEqual([], list(queue.claim(ttl=60, grace=60)))
+        # Queues without _history_ttl keep none, and delete documents.
+        plain = self.dotted(self.name + '.plain')
+        mid = plain.post([{'body': 'x', 'ttl': 300}])['resources'][0]
+        self.assertNotIn('h', self.document(mid.rsplit('/', 1)[-1]))
+        plain.message(mid.rsplit('/', 1)[-1]).delete()
+        self.assertIsNone(self.document(mid.rsplit('/', 1)[-1]))
+        self.assertEqual([], self.history(self.name + '.plain'))
+
+
+class MongoHistoryRetentionTest(_Mongo, test_history.RedisHistoryTest):
+    """Slow: waits for MongoDB's TTL monitor (once a minute)."""
+
+    def test_history_is_gone_after_its_ttl(self):
+        queue = self.dotted(self.name, _history_ttl=5)
+        mid = queue.post([{'body': 'short-lived', 'ttl': 300}])['resources']
+        queue.message(mid[0].rsplit('/', 1)[-1]).delete()
+        self.assertEqual(['posted', 'deleted'],
+                         [e['kind'] for e in self.history(self.name)])
+        self.wait_ttl_monitor(self.name)
+        self.assertIsNone(self.document(mid[0].rsplit('/', 1)[-1]))
+
+    def test_expired_unseen(self):
+        queue = self.dotted(self.name, _history_ttl=3600)
+        mid = queue.post([{'body': 'late', 'ttl': 60}])['resources'][0]
+        mid = mid.rsplit('/', 1)[-1]
+        # End its life early, as its ttl would: the expiry in the past.
+        self.messages()[0].update_one(
+            {'_id': objectid.ObjectId(mid)},
+            {'$set': {'e': datetime.datetime(2000, 1, 1)}})
+        self.wait_ttl_monitor(self.name)
+        self.assertEqual([], list(queue.claim(ttl=60, grace=60)))
+
+
+# Only the two tests above are the retention test's own.
+for _name in dir(test_history.RedisHistoryTest):
+    if _name.startswith('test_') and _name not in vars(
+            MongoHistoryRetentionTest):
+        setattr(MongoHistoryRetentionTest, _name, None)
