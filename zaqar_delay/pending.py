@@ -20,6 +20,13 @@ Push = collections.namedtuple('Push',
                               'project queue message_id handle delivered',
                               defaults=(frozenset(),))
 
+# One attempt of a push to one subscriber: when it started (unix
+# seconds, the dispatcher's clock), the subscriber, and its answer (an
+# HTTP status; None for no answer, or a scheme without one). A store
+# records each as a ``pushed`` history event of a message that keeps
+# history (``zaqar_delay.history.events``).
+Attempt = collections.namedtuple('Attempt', 'at subscriber status')
+
 # The subscribers of a delivered record, as stores keep them: one
 # string, ``SUBSCRIBERS_SEP`` between (a URL has no line feed).
 SUBSCRIBERS_SEP = '\n'

@@ -23,9 +23,10 @@ DEAD_LETTERED = 'dead_lettered'   # claim, to (the dead-letter queue)
 DELETED = 'deleted'               # claim ('' without one), popped (0/1)
 EXPIRED = 'expired'               # count (claims seen; '' unknown)
 REPLAYED = 'replayed'             # to, as (the new message's id)
+PUSHED = 'pushed'                 # subscriber, status ('' for no answer)
 
 KINDS = (POSTED, CLAIMED, RELEASED, CLAIM_EXPIRED, DEAD_LETTERED, DELETED,
-         EXPIRED, REPLAYED)
+         EXPIRED, REPLAYED, PUSHED)
 
 # Fields every event has, then those of its kind.
 Event = collections.namedtuple('Event', 'at message_id kind fields')

@@ -27,7 +27,9 @@ subscribers of a push are still retried, the subscribers that answered
 each is taken again when its lease ends and sent to the subscribers not
 recorded, so a subscriber gets a message again only when the death came
 between its 2xx and the next pass (see ``doc/source/push.rst``). See
-``slots`` for the bounds on threads.
+``slots`` for the bounds on threads. Each attempt (``pending.Attempt``)
+goes to the store with its push's ``done``, which records it in the
+history of a message that keeps one (``doc/source/history.rst``).
 """
 
 import collections
@@ -86,6 +88,7 @@ class _Outcome:
 
     def __init__(self, push, count, done, failed, partial):
         self.push = push
+        self.attempts = []      # pending.Attempt, as they are made
         self.delivered = set(push.delivered)
         self._left = count
         self._done = done
@@ -111,9 +114,13 @@ class _Outcome:
             if delivery.delivered:
                 self.delivered.add(delivery.subscriber)
         if last:
-            self._done(self.push)
+            self._done(self.push, tuple(self.attempts))
         elif delivery.delivered:
             self._partial(self)
+
+    def attempted(self, attempt):
+        with self._lock:
+            self.attempts.append(attempt)
 
     def snapshot(self):
         """The subscribers that answered 2xx so far."""
@@ -193,14 +200,15 @@ class Dispatcher:
         return len(taken)
 
     def flush(self):
-        """Tell the store which pushes are done, and which subscribers
+        """Tell the store which pushes are done (with their attempts,
+        for the history of messages that keep it), and which subscribers
         answered 2xx for the pushes that are not done yet."""
         made = []
         while self._finished:
             made.append(self._finished.popleft())
         with self._lock:
             partial, self._partial = self._partial, {}
-        finished = {id(push) for push in made}
+        finished = {id(push) for push, _ in made}
         records = [(outcome.push, outcome.snapshot())
                    for outcome in partial.values()
                    if id(outcome.push) not in finished]
@@ -214,7 +222,8 @@ class Dispatcher:
         if not made:
             return
         try:
-            self.store.done(made)
+            self.store.done([push for push, _ in made],
+                            [attempts for _, attempts in made])
         except Exception:
             LOG.exception('forgetting %d pushes failed (they will be '
                           'pushed again)', len(made))
@@ -250,8 +259,8 @@ class Dispatcher:
         except Exception:
             LOG.exception('recording the failed push %s failed', record)
 
-    def _finish(self, push):
-        self._finished.append(push)
+    def _finish(self, push, attempts=()):
+        self._finished.append((push, attempts))
         self.wake.set()
 
     def _delivered_to_some(self, outcome):
@@ -299,12 +308,22 @@ class Dispatcher:
             for sub in left:
                 self.slots.start(slots.Delivery(
                     sub['subscriber'],
-                    functools.partial(self.send, sub, queue, project,
-                                      message, queue_policy),
+                    functools.partial(self._attempt, outcome, sub, queue,
+                                      project, message, queue_policy),
                     policy.waits(policy.chosen(
                         (sub.get('options') or {}).get('_retry_policy'),
                         queue_policy)),
                     deadline, outcome.ended))
+
+    def _attempt(self, outcome, subscription, *args):
+        """``send``, noted in ``outcome`` (even when it raised)."""
+        at, status = int(self.clock()), None
+        try:
+            verdict, status = self.send(subscription, *args)
+        finally:
+            outcome.attempted(pending.Attempt(
+                at, subscription['subscriber'], status))
+        return verdict, status
 
     def send(self, subscription, queue, project, message, queue_policy):
         """One attempt: (policy verdict, status or None)."""

@@ -5,6 +5,7 @@ from oslo_utils import timeutils
 
 from tests.common import pushes
 from tests.fixtures import mongodb_store
+from zaqar_delay import pending
 from zaqar_delay.storage.mongodb import queries
 
 
@@ -22,6 +23,19 @@ class MongoPushesTest(pushes.PendingPushes, mongodb_store.DelayTestBase):
         self.assertEqual(1, len(self.store.take(now + 32, 10, 30)))
         self.store.done([old])
         self.assertEqual(now + 32 + 30, self.store.next_due())
+
+    def test_done_with_attempts_ends_only_its_own_lease(self):
+        self.post(2)
+        now = timeutils.utcnow_ts()
+        (old,) = self.store.take(now + 2, 10, 30)
+        self.assertEqual(1, len(self.store.take(now + 32, 10, 30)))
+        self.store.done([old], [(pending.Attempt(now + 2, 'http://x/',
+                                                 None),)])
+        self.assertEqual(now + 32 + 30, self.store.next_due())
+        (new,) = self.store.take(now + 62, 10, 30)
+        self.store.done([new], [(pending.Attempt(now + 62, 'http://x/',
+                                                 204),)])
+        self.assertIsNone(self.store.next_due())
 
     def test_taking_reads_only_the_due_pushes(self):
         self.post(*[600] * 500)

@@ -21,6 +21,7 @@ class Store:
     def __init__(self, pending_pushes):
         self.pending = dict(pending_pushes)
         self.done_handles = []
+        self.attempts = {}      # handle -> pending.Attempt tuple
         self.failed = []
         self.delivered_to = {}  # handle -> subscribers recorded
 
@@ -42,8 +43,9 @@ class Store:
                                                              frozenset()))
                 for handle in taken]
 
-    def done(self, pushes):
-        for p in pushes:
+    def done(self, pushes, attempts):
+        for p, tried in zip(pushes, attempts):
+            self.attempts[p.handle] = tried
             self.pending.pop(p.handle, None)
             self.delivered_to.pop(p.handle, None)
             self.done_handles.append(p.handle)
@@ -204,6 +206,23 @@ class DispatcherTest(testtools.TestCase):
         self.settle(made, 1)
         self.assertEqual(['q/a'], made.store.done_handles)
         self.assertEqual((2, 1), (len(hook.refused), len(hook.got)))
+
+    def test_each_attempt_goes_to_the_store_with_its_push(self):
+        failing, healthy = self.hook(), self.hook()
+        failing.faults = [503]
+        failing.status = 404
+        made = self.make({'q/a': 99, 'q/gone': 99}, 100,
+                         [failing.url, healthy.url], policy=SHORT,
+                         messages=Messages(missing={'gone'}))
+        made.run_once()
+        self.settle(made, 2)
+        self.assertEqual((), made.store.attempts['q/gone'])  # not pushed
+        self.assertEqual(
+            sorted([(100, failing.url, 404), (100, failing.url, 503),
+                    (100, healthy.url, 204)]),
+            sorted(made.store.attempts['q/a']))
+        self.assertEqual({pending.Attempt},
+                         {type(a) for a in made.store.attempts['q/a']})
 
     def test_a_4xx_ends_that_subscriber_only(self):
         refusing, healthy = self.hook(), self.hook()

@@ -18,8 +18,10 @@ older than the retention.
 from zaqar.storage.mongodb import utils
 
 from zaqar_delay import pending
+from zaqar_delay.history import events as history
 from zaqar_delay.storage.mongodb import queries
 from zaqar_delay.storage.mongodb import side
+from zaqar_delay.storage.mongodb import updates
 
 
 FAILED = 'zaqar_delay_failed_pushes'
@@ -72,12 +74,26 @@ class Pushes:
 
     @utils.raises_conn_error
     @utils.retries_on_autoreconnect
-    def done(self, pushes):
-        """Forget pushes that were made: only while this lease holds."""
-        for done in pushes:
+    def done(self, pushes, attempts=None):
+        """Forget pushes that were made: only while this lease holds.
+        ``attempts`` (a tuple of ``pending.Attempt`` per push) are
+        appended as ``pushed`` events to a message that keeps history,
+        lease or not (they were made), in the same update: one each."""
+        for done, tried in zip(pushes, attempts or [()] * len(pushes)):
             collection, oid, lease_expires = done.handle
-            collection.update_one({'_id': oid, 'pa': lease_expires},
-                                  {'$unset': {'pa': '', 'pd': ''}})
+            if not tried:
+                collection.update_one({'_id': oid, 'pa': lease_expires},
+                                      {'$unset': {'pa': '', 'pd': ''}})
+                continue
+            mine = {'$eq': ['$pa', lease_expires]}
+            collection.update_one({'_id': oid}, [
+                updates.record_all(
+                    {'k': history.PUSHED, 't': attempt.at,
+                     'subscriber': {'$literal': attempt.subscriber},
+                     'status': '' if attempt.status is None
+                     else attempt.status} for attempt in tried),
+                {'$set': {'pa': {'$cond': [mine, '$$REMOVE', '$pa']},
+                          'pd': {'$cond': [mine, '$$REMOVE', '$pd']}}}])
 
     @utils.raises_conn_error
     @utils.retries_on_autoreconnect

@@ -61,9 +61,13 @@ def record(kind, now, **fields):
     """A stage appending a ``kind`` event at ``now`` with ``fields``
     (values or expressions on the document as the stage finds it) to
     ``hv``, on a document that keeps history; a no-op on others."""
-    event = dict(fields, k=kind, t=now)
+    return record_all([dict(fields, k=kind, t=now)])
+
+
+def record_all(events):
+    """``record`` of several events (dicts with ``k`` and ``t``)."""
     return {'$set': {'hv': {'$cond': [_kept(), {'$concatArrays': [
-        {'$ifNull': ['$hv', []]}, [event]]}, '$$REMOVE']}}}
+        {'$ifNull': ['$hv', []]}, list(events)]}, '$$REMOVE']}}}
 
 
 def processed(now, kind, **fields):

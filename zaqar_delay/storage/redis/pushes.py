@@ -29,6 +29,7 @@ class Pushes:
         self.driver = driver    # read by upstream's retry decorators
         self._client = driver.connection
         self._take = driver.scripts['push_take']
+        self._done = driver.scripts['push_done']
 
     @utils.raises_conn_error
     @utils.retries_on_connection_error
@@ -59,15 +60,23 @@ class Pushes:
 
     @utils.raises_conn_error
     @utils.retries_on_connection_error
-    def done(self, pushes):
+    def done(self, pushes, attempts=None):
         """Forget pushes that were made (or whose message is gone), and
-        their subscribers delivered to: one round trip."""
-        if pushes:
-            handles = [p.handle for p in pushes]
-            with self._client.pipeline() as pipe:
-                pipe.zrem(keys.PUSHES, *handles)
-                pipe.hdel(keys.PUSHES_DELIVERED, *handles)
-                pipe.execute()
+        their subscribers delivered to; record ``attempts`` (a tuple of
+        ``pending.Attempt`` per push) in the history of messages that
+        keep one: one script call (``push_done.lua``)."""
+        if not pushes:
+            return
+        script_keys = [keys.PUSHES, keys.PUSHES_DELIVERED]
+        args = []
+        for push, tried in zip(pushes, attempts or [()] * len(pushes)):
+            script_keys += [push.message_id,
+                            keys.history(push.queue, push.project)]
+            args += [push.handle, len(tried)]
+            for attempt in tried:
+                args += [attempt.at, attempt.subscriber,
+                         '' if attempt.status is None else attempt.status]
+        self._done(keys=script_keys, args=args)
 
     @utils.raises_conn_error
     @utils.retries_on_connection_error

@@ -111,9 +111,10 @@ class Pushes:
                         pending.join_subscribers(subscribers), expires)
             self._recorded.add(held)
 
-    def done(self, pushes):
+    def done(self, pushes, attempts=None):
         """Forget pushes that were made: their lease only if it is still
-        the one taken (a lease that ended may be another's now)."""
+        the one taken (a lease that ended may be another's now).
+        ``attempts`` are not kept: this store keeps no history."""
         for made in pushes:
             moved, held, until = made.handle
             self._delete(moved)
