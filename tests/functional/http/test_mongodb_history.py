@@ -20,19 +20,20 @@ PROCESSED = 4
 
 
 class _Mongo:
+    store = 'mongodb.delay'
 
     @classmethod
     def setUpClass(cls):
         cls.server_options = dict(test_history.RedisHistoryTest.
                                   server_options,
-                                  message_store='mongodb.delay',
+                                  message_store=cls.store,
                                   mongodb_url=services.mongo_server().url)
         super().setUpClass()
 
     def messages(self):
         """The store's message collections (one per partition)."""
         client = services.mongo_server().client
-        prefix = 'zaqar_dev_%d_messages_p' % self.stack.port
+        prefix = 'zaqar_dev_%d_messages_' % self.stack.port  # fifo_p, p
         found = [client[name].messages
                  for name in client.list_database_names()
                  if name.startswith(prefix)]
@@ -97,6 +98,10 @@ class MongoHistoryTest(_Mongo, test_history.RedisHistoryTest):
         plain.message(mid.rsplit('/', 1)[-1]).delete()
         self.assertIsNone(self.document(mid.rsplit('/', 1)[-1]))
         self.assertEqual([], self.history(self.name + '.plain'))
+
+
+class MongoFIFOHistoryTest(MongoHistoryTest):
+    store = 'mongodb.fifo.delay'
 
 
 class MongoHistoryRetentionTest(_Mongo, test_history.RedisHistoryTest):
