@@ -126,7 +126,7 @@ class DelayMessages:
                 collection.update_many(
                     {'_id': {'$in': ids}, 's': state, 'a': {'$lte': now}},
                     {'$set': {'s': READY, 'a': 0}} if state == WAITING else
-                    [updates.given_back(history.CLAIM_EXPIRED, now)] +
+                    [updates.given_back(history.CLAIM_EXPIRED, '$c.e')] +
                     updates.give_back('$c.e', now))
 
     # The queue helpers of mongodb.delay's other modules (claims, stages,

@@ -81,6 +81,7 @@ def processed(now, kind, **fields):
             {'$unset': ['pa', 'pd']}]
 
 
-# Release and claim expiry: which claim, and the backoff wait it set.
-def given_back(kind, now):
-    return record(kind, now, claim='$c.id', wait={'$ifNull': ['$c.b', 0]})
+# Release and claim expiry: which claim, and the backoff wait it set;
+# ``at``: now, or ``'$c.e'`` (a claim expiry is timed when it ended).
+def given_back(kind, at):
+    return record(kind, at, claim='$c.id', wait={'$ifNull': ['$c.b', 0]})
