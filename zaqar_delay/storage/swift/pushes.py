@@ -114,7 +114,8 @@ class Pushes:
     def done(self, pushes, attempts=None):
         """Forget pushes that were made: their lease only if it is still
         the one taken (a lease that ended may be another's now).
-        ``attempts`` are not kept: this store keeps no history."""
+        ``attempts`` are not recorded: swift.delay's history has no
+        ``pushed`` events (doc/source/history.rst)."""
         for made in pushes:
             moved, held, until = made.handle
             self._delete(moved)
