@@ -13,12 +13,15 @@ import collections
 STAGE = 'zaqar_delay.notification.notifier'
 
 # A pending push taken by a dispatcher: the message to push, the
-# backend's own handle on the entry (to remove it once pushed), and the
+# backend's own handle on the entry (to remove it once pushed), the
 # subscribers recorded as having answered 2xx for it already (by a
-# dispatcher whose lease ended before the push was done).
-Push = collections.namedtuple('Push',
-                              'project queue message_id handle delivered',
-                              defaults=(frozenset(),))
+# dispatcher whose lease ended before the push was done), and ``due``:
+# the time (unix s) the entry was due at when taken -- the message's
+# due time, or, for a push taken again, the end of the lapsed lease
+# (None: the store did not say).
+Push = collections.namedtuple(
+    'Push', 'project queue message_id handle delivered due',
+    defaults=(frozenset(), None))
 
 # One attempt of a push to one subscriber: when it started (unix
 # seconds, the dispatcher's clock), the subscriber, and its answer (an

@@ -23,8 +23,13 @@ STORE_SCRAPE = PREFIX + 'store_scrape_duration_seconds'
 PUSHES_SENT = PREFIX + 'pushes_sent'
 PUSHES_FAILED = PREFIX + 'pushes_failed'
 PUSH_DELIVERY = PREFIX + 'push_delivery_seconds'
+PUSH_LATENESS = PREFIX + 'push_lateness_seconds'
+EARLY = PREFIX + 'early_deliveries'
 TICKS_POSTED = PREFIX + 'schedule_ticks_posted'
 TICK_LATENESS = PREFIX + 'schedule_tick_lateness_seconds'
+
+# Deliveries of EARLY's ``via`` label.
+PUSH = 'push'
 
 # Message states of QUEUE_MESSAGES' ``state`` label.
 DELAYED, READY, CLAIMED = 'delayed', 'ready', 'claimed'
@@ -34,7 +39,9 @@ EXPOSED = frozenset([
     PUSHES_PENDING, PUSHES_FAILED_KEPT, STORE_UP, STORE_SCRAPE,
     PUSHES_SENT + '_total', PUSHES_FAILED + '_total',
     PUSH_DELIVERY + '_bucket', PUSH_DELIVERY + '_sum',
-    PUSH_DELIVERY + '_count', TICKS_POSTED + '_total',
+    PUSH_DELIVERY + '_count', PUSH_LATENESS + '_bucket',
+    PUSH_LATENESS + '_sum', PUSH_LATENESS + '_count', EARLY + '_total',
+    TICKS_POSTED + '_total',
     TICK_LATENESS + '_bucket', TICK_LATENESS + '_sum',
     TICK_LATENESS + '_count'])
 

@@ -29,6 +29,15 @@ DELIVERY = prometheus_client.Histogram(
     'of one subscriber\'s delivery (waits for a slot, attempts, '
     'retries).',
     buckets=_SECONDS, registry=REGISTRY)
+LATENESS = prometheus_client.Histogram(
+    fam.PUSH_LATENESS, 'Seconds from a push\'s due time to a '
+    'subscriber\'s 2xx (or mailto sent); see doc/source/metrics.rst for '
+    'a push taken again after a lease ended.',
+    buckets=_SECONDS, registry=REGISTRY)
+EARLY = prometheus_client.Counter(
+    fam.EARLY, 'Deliveries started before the message was due: must '
+    'stay 0.', ['via'], registry=REGISTRY)
+EARLY.labels(fam.PUSH)     # exported as 0 from the start
 TICKS = prometheus_client.Counter(
     fam.TICKS_POSTED, 'Schedule ticks posted as messages.',
     registry=REGISTRY)
@@ -48,6 +57,16 @@ def push_ended(subscriber, delivered, seconds):
     """A subscriber's push ended, ``seconds`` after it was taken."""
     (SENT if delivered else FAILED).labels(host(subscriber)).inc()
     DELIVERY.observe(seconds)
+
+
+def push_late(seconds):
+    """A subscriber took a push ``seconds`` after it was due."""
+    LATENESS.observe(max(seconds, 0))
+
+
+def pushed_early():
+    """A push attempt started before its message was due."""
+    EARLY.labels(fam.PUSH).inc()
 
 
 def ticks_posted(now, ticks):

@@ -86,9 +86,10 @@ class _Outcome:
     delivered while others are still going is given to ``partial``
     (so that the store can record it)."""
 
-    def __init__(self, push, count, done, failed, partial):
+    def __init__(self, push, count, done, failed, partial, clock):
         self.push = push
         self.attempts = []      # pending.Attempt, as they are made
+        self._clock = clock
         self.delivered = set(push.delivered)
         self._left = count
         self._done = done
@@ -100,6 +101,8 @@ class _Outcome:
     def ended(self, delivery):
         metrics.push_ended(delivery.subscriber, delivery.delivered,
                            time.monotonic() - self._taken)
+        if delivery.delivered and self.push.due is not None:
+            metrics.push_late(self._clock() - self.push.due)
         if not delivery.delivered:
             LOG.warning(
                 'push failed: message %s of queue %s (project %s) to %s: '
@@ -304,12 +307,14 @@ class Dispatcher:
                 self._finish(push)
                 continue
             outcome = _Outcome(push, len(left), self._finish,
-                               self._record_failed, self._delivered_to_some)
+                               self._record_failed, self._delivered_to_some,
+                               self.clock)
             for sub in left:
                 self.slots.start(slots.Delivery(
                     sub['subscriber'],
                     functools.partial(self._attempt, outcome, sub, queue,
-                                      project, message, queue_policy),
+                                      project, message, queue_policy,
+                                      push.due),
                     policy.waits(policy.chosen(
                         (sub.get('options') or {}).get('_retry_policy'),
                         queue_policy)),
@@ -325,8 +330,15 @@ class Dispatcher:
                 at, subscription['subscriber'], status))
         return verdict, status
 
-    def send(self, subscription, queue, project, message, queue_policy):
-        """One attempt: (policy verdict, status or None)."""
+    def send(self, subscription, queue, project, message, queue_policy,
+             due=None):
+        """One attempt: (policy verdict, status or None). An attempt
+        started before ``due`` (the push's due time) is counted early."""
+        if due is not None and self.clock() < due:
+            metrics.pushed_early()
+            LOG.error('push of message %s of queue %s (project %s) '
+                      'started %.3f s before it was due',
+                      message['id'], queue, project, due - self.clock())
         url = subscription['subscriber']
         scheme = urllib.parse.urlsplit(url).scheme
         if scheme not in WEBHOOK:

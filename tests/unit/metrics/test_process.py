@@ -14,6 +14,17 @@ def samples():
             for s in family.samples}
 
 
+def growth(before):
+    """A function of (name, **labels): how much that sample grew since
+    ``before`` (a ``samples()``)."""
+    after = samples()
+
+    def grew(name, **labels):
+        key = (name, tuple(sorted(labels.items())))
+        return after[key] - before.get(key, 0)
+    return grew
+
+
 class ProcessTest(testtools.TestCase):
 
     def test_host_label_of_subscribers(self):
@@ -53,3 +64,18 @@ class ProcessTest(testtools.TestCase):
             'zaqar_delay_schedule_tick_lateness_seconds_sum'))
         self.assertEqual(2, grew(
             'zaqar_delay_schedule_tick_lateness_seconds_bucket', le='1.0'))
+
+    def test_push_lateness_and_early_deliveries(self):
+        before = samples()
+        self.assertIn(('zaqar_delay_early_deliveries_total',
+                       (('via', 'push'),)), before)     # 0 from the start
+        process.push_late(1.5)
+        process.push_late(-0.2)     # a clock behind the due time's
+        process.pushed_early()
+        grew = growth(before)
+        self.assertEqual(2, grew('zaqar_delay_push_lateness_seconds_count'))
+        self.assertEqual(1.5, grew('zaqar_delay_push_lateness_seconds_sum'))
+        self.assertEqual(1, grew('zaqar_delay_push_lateness_seconds_bucket',
+                                 le='0.05'))
+        self.assertEqual(1, grew('zaqar_delay_early_deliveries_total',
+                                 via='push'))

@@ -10,6 +10,7 @@ from zaqar.conf import notification
 from zaqar.storage import errors
 
 from tests.fixtures import receiver
+from tests.unit.metrics import test_process
 from zaqar_delay import opts
 from zaqar_delay import pending
 from zaqar_delay.push import dispatcher
@@ -24,6 +25,7 @@ class Store:
         self.attempts = {}      # handle -> pending.Attempt tuple
         self.failed = []
         self.delivered_to = {}  # handle -> subscribers recorded
+        self.careless = False
 
     def delivered(self, records):
         for push, subscribers in records:
@@ -33,15 +35,18 @@ class Store:
         self.failed.append((record, retention))
 
     def take(self, now, limit, lease):
-        """Handles are '<queue>/<message id>'; the project is 'p'."""
-        due = sorted((at, h) for h, at in self.pending.items() if at <= now)
-        taken = [h for _, h in due[:limit]]
-        for handle in taken:
+        """Handles are '<queue>/<message id>'; the project is 'p'. A
+        careless store takes pushes not due yet too."""
+        due = sorted((at, h) for h, at in self.pending.items()
+                     if at <= now or self.careless)
+        taken = due[:limit]
+        for _, handle in taken:
             self.pending[handle] = now + lease
         return [pending.Push('p', *handle.split('/'), handle=handle,
                              delivered=self.delivered_to.get(handle,
-                                                             frozenset()))
-                for handle in taken]
+                                                             frozenset()),
+                             due=at)
+                for at, handle in taken]
 
     def done(self, pushes, attempts):
         for p, tried in zip(pushes, attempts):
@@ -335,6 +340,31 @@ class DispatcherTest(testtools.TestCase):
         self.settle(made, 1)
         (body,) = hook.bodies()
         self.assertEqual('a', body['wrapped']['id'])
+
+    def test_lateness_is_counted_from_the_due_time_and_none_early(self):
+        hook = self.hook()
+        made = self.make({'q/a': 97}, 100, [hook.url])
+        before = test_process.samples()
+        made.run_once()
+        self.settle(made, 1)
+        grew = test_process.growth(before)
+        self.assertEqual(1, grew('zaqar_delay_push_lateness_seconds_count'))
+        self.assertEqual(3, grew('zaqar_delay_push_lateness_seconds_sum'))
+        self.assertEqual(0, grew('zaqar_delay_early_deliveries_total',
+                                 via='push'))
+
+    def test_a_push_sent_before_it_is_due_is_counted_early(self):
+        hook = self.hook()
+        made = self.make({'q/a': 105}, 100, [hook.url])
+        made.store.careless = True
+        before = test_process.samples()
+        made.run_once()
+        self.settle(made, 1)
+        self.assertEqual(['a'], [b['id'] for b in hook.bodies()])
+        grew = test_process.growth(before)
+        self.assertEqual(1, grew('zaqar_delay_early_deliveries_total',
+                                 via='push'))
+        self.assertEqual(0, grew('zaqar_delay_push_lateness_seconds_sum'))
 
     def test_the_payload_is_zaqars_notification_with_the_id(self):
         self.assertEqual({'id': 'm', 'body': {'x': 1}, 'ttl': 60},

@@ -41,15 +41,16 @@ class Pushes:
     @utils.raises_conn_error
     @utils.retries_on_autoreconnect
     def take(self, now, limit, lease):
-        """Up to ``limit`` due pushes, held for ``lease`` seconds: one
-        guarded update per push, O(log n) each."""
+        """Up to ``limit`` due pushes, held for ``lease`` seconds, each
+        with the ``pa`` it was taken at (``due``): one guarded update per
+        push, O(log n) each."""
         due = queries.push_due(now)
         taken = []
         for collection in self._collections():
             while len(taken) < limit:
                 doc = collection.find_one_and_update(
                     due.filter, {'$set': {'pa': now + lease}},
-                    sort=due.sort, projection={'p_q': 1, 'pd': 1})
+                    sort=due.sort, projection={'p_q': 1, 'pd': 1, 'pa': 1})
                 if doc is None:
                     break
                 # ``<project>/<queue>``: a project id may contain '/',
@@ -58,7 +59,7 @@ class Pushes:
                 taken.append(pending.Push(
                     project or None, queue, str(doc['_id']),
                     (collection, doc['_id'], now + lease),
-                    frozenset(doc.get('pd') or ())))
+                    frozenset(doc.get('pd') or ()), doc['pa']))
         return taken
 
     @utils.raises_conn_error

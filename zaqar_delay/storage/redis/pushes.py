@@ -35,17 +35,18 @@ class Pushes:
     @utils.retries_on_connection_error
     def take(self, now, limit, lease):
         """Up to ``limit`` due pushes, held for ``lease`` seconds, with
-        the subscribers recorded as delivered to: one script call."""
-        taken, delivered = self._take(keys=[keys.PUSHES,
-                                            keys.PUSHES_DELIVERED],
-                                      args=[now, limit, now + lease])
+        the subscribers recorded as delivered to and the score each was
+        taken at (``due``): one script call."""
+        taken, delivered, scores = self._take(
+            keys=[keys.PUSHES, keys.PUSHES_DELIVERED],
+            args=[now, limit, now + lease])
         found = []
-        for member, subscribers in zip(taken, delivered):
+        for member, subscribers, due in zip(taken, delivered, scores):
             member = member.decode() if isinstance(member, bytes) else member
             message_id, queue, project = pending.parse(member)
             found.append(pending.Push(
                 project, queue, message_id, member,
-                pending.split_subscribers(subscribers)))
+                pending.split_subscribers(subscribers), float(due)))
         return found
 
     @utils.raises_conn_error

@@ -80,7 +80,7 @@ class Pushes:
         return [taken for taken in found if taken is not None]
 
     def _take(self, entry, taker, now, until):
-        _, expires, held = idx.untimed(entry)
+        due, expires, held = idx.untimed(entry)
         if not locks.take(self._client, LEASES, held, taker, until, now):
             return None     # another dispatcher holds it
         moved = idx.timed(until, expires, held)
@@ -92,7 +92,7 @@ class Pushes:
             return None
         message_id, queue, project = pending.parse(held)
         return pending.Push(project, queue, message_id, (moved, held, until),
-                            self._delivered(held))
+                            self._delivered(held), due)
 
     def _delivered(self, held):
         """The subscribers recorded for a push (one request)."""

@@ -9,8 +9,9 @@ KEYS[2]  zaqar_delay.pushes.delivered  hash push -> the subscribers that
 
 ARGV[1] now     ARGV[2] limit     ARGV[3] lease expiry
 
-Returns two arrays of the same length: the pushes taken, earliest due
-first, and for each its subscribers already delivered to (false: none).
+Returns three arrays of the same length: the pushes taken, earliest due
+first; for each its subscribers already delivered to (false: none); and
+the score each had when taken (its due time, or a lapsed lease's end).
 Each push stays in the set, scored at the lease expiry: a dispatcher
 removes it when it has pushed it; if it dies first, the push is due
 again at the lease expiry and any dispatcher takes it then. Work:
@@ -18,9 +19,9 @@ O(log n + limit).
 --]]
 --- @include "lease"
 local delivered = KEYS[2]
-local taken = lease(KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]),
-                    tonumber(ARGV[3]))
+local taken, scores = lease(KEYS[1], tonumber(ARGV[1]),
+                           tonumber(ARGV[2]), tonumber(ARGV[3]))
 if #taken == 0 then
-    return {taken, {}}
+    return {taken, {}, {}}
 end
-return {taken, redis.call('HMGET', delivered, unpack(taken))}
+return {taken, redis.call('HMGET', delivered, unpack(taken)), scores}
