@@ -143,7 +143,9 @@ class MetricsScrapes(push_delivery.PushTest):
              '_default_message_delay': push_delivery.QUEUE_DELAY})
         hooked.subscribe(self.receiver.url)
         hooked.subscribe(self.DEAD)
-        hooked.post([{'body': 'pushed-%d' % n, 'ttl': 600, 'delay': 0}
+        posted = time.time()
+        # One due at once, one a second later.
+        hooked.post([{'body': 'pushed-%d' % n, 'ttl': 600, 'delay': n}
                      for n in range(2)])
         dispatcher = self.serve('zaqar-delay-dispatcher')
         self.assertEqual(2, self.receiver.wait_for(2, SCRAPE_WAIT))
@@ -156,6 +158,14 @@ class MetricsScrapes(push_delivery.PushTest):
         self.assertStoreWide(2, value('pushes_sent_total',
                                       subscriber_host='127.0.0.1'))
         self.assertStoreWide(4, value('push_delivery_seconds_count'))
+        # Lateness: one per push a subscriber took, from its due time;
+        # no push left before it was due.
+        self.assertStoreWide(2, value('push_lateness_seconds_count'))
+        if not self.shared:
+            lateness = value('push_lateness_seconds_sum')
+            self.assertTrue(
+                0 <= lateness <= 2 * (time.time() - posted + 1), lateness)
+        self.assertEqual(0, value('early_deliveries_total', via='push'))
         if not self.shared:
             self.assertIsNone(value('pushes_failed_total',
                                     subscriber_host='127.0.0.1'))

@@ -58,5 +58,7 @@ class DashboardTest(testtools.TestCase):
         for name in (families.QUEUE_MESSAGES, families.QUEUE_OLDEST_DUE_AGE,
                      families.PUSHES_FAILED + '_total',
                      families.PUSH_DELIVERY + '_bucket',
+                     families.PUSH_LATENESS + '_bucket',
+                     families.EARLY + '_total',
                      families.TICKS_POSTED + '_total'):
             self.assertIn(name, shown)
