@@ -12,7 +12,9 @@
 
 Pure: no I/O. ``parse`` raises DelayError (a 400) with a message that
 names the schedule and field; ``of_queue`` is what a dispatcher reads
-(a value ``parse`` refuses counts as no schedules).
+(a value ``parse`` refuses counts as no schedules), and keeps what it
+parsed per metadata value, so a dispatcher checks each version of a
+queue's ``_schedules`` once rather than on every pass.
 """
 
 import collections
@@ -37,6 +39,10 @@ DEFAULT_MAX_CATCH_UP = 100
 FIELDS = frozenset(('name', 'cron', 'every', 'timezone', 'body', 'ttl',
                     'catch_up', 'max_catch_up'))
 NAME = re.compile(r'^[a-zA-Z0-9_.-]{1,64}$')
+# ``of_queue``'s cache: (repr of a ``_schedules`` value, max ttl) ->
+# Schedules; emptied when it holds this many values.
+CACHED = 4096
+_parsed = {}
 
 # One checked schedule. ``cron`` (an expression) or ``every`` (seconds)
 # is None; ``zone`` is a ZoneInfo.
@@ -149,7 +155,16 @@ def of_queue(metadata, max_ttl):
     value = (metadata or {}).get(KEY)
     if value is None:
         return []
-    try:
-        return parse(value, max_ttl)
-    except errors.DelayError:
-        return []
+    # The repr of JSON-like data tells apart any two values that differ
+    # (1, 1.0, True and '1' included), so equal keys parse the same.
+    key = (repr(value), max_ttl)
+    found = _parsed.get(key)
+    if found is None:
+        try:
+            found = tuple(parse(value, max_ttl))
+        except errors.DelayError:
+            found = ()
+        if len(_parsed) >= CACHED:
+            _parsed.clear()
+        _parsed[key] = found
+    return list(found)

@@ -160,8 +160,9 @@ class Ticker:
         for schedule in schedules:
             due, afters[schedule.name] = ticks.plan(
                 schedule, old.get(schedule.name), now)
-            posts += [message(schedule, tick) for tick in due]
-            metrics.ticks_posted(now, due)
+            if due:
+                posts += [message(schedule, tick) for tick in due]
+                metrics.ticks_posted(now, due)
         # One post for the queue's schedules (most often one request).
         with common.metadata_known(queue, project, metadata):
             for start in range(0, len(posts), POST_BATCH):

@@ -99,6 +99,22 @@ class DefinitionTest(testtools.TestCase):
         self.assertEqual(1, len(definition.of_queue(
             {'_schedules': [_one()]}, MAX_TTL)))
 
+    def test_of_queue_parses_each_value_once(self):
+        value = [_one(ttl=600)]
+        first = definition.of_queue({'_schedules': value}, MAX_TTL)
+        self.assertEqual(first, definition.of_queue(
+            {'_schedules': [_one(ttl=600)]}, MAX_TTL))
+        # Values that compare equal but parse differently are kept apart.
+        self.assertEqual([], definition.of_queue(
+            {'_schedules': [_one(ttl=600.0)]}, MAX_TTL))
+        self.assertEqual([], definition.of_queue(
+            {'_schedules': [_one(every=True)]}, MAX_TTL))
+        self.assertEqual([], definition.of_queue(
+            {'_schedules': value}, 300))
+        (changed,) = definition.of_queue(
+            {'_schedules': [_one(ttl=900)]}, MAX_TTL)
+        self.assertEqual(900, changed.ttl)
+
     def test_check_only_looks_at_schedules(self):
         definition.check({'other': 1}, MAX_TTL)
         self.assertRaises(errors.DelayError, definition.check,
