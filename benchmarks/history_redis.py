@@ -56,7 +56,7 @@ def worker(mode, url, dbid, seconds):
                   else delay_driver.DataDriver)
     control, data = common.make_driver(
         data_class, upstream.ControlDriver,
-        redis_delay.CONF.format(url=url, dbid=dbid))
+        redis_delay.CONF.format(url=url, dbid=dbid, stages=''))
     queue = 'bench.%s.%s' % (mode, uuid.uuid4().hex[:6])
     control.queue_controller.create(queue, project=common.PROJECT)
     if mode == 'on':

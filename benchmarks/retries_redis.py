@@ -67,7 +67,7 @@ def main(argv=None):
         server.client.info()['redis_version'], server.url))
     control, data = common.make_driver(
         delay_driver.DataDriver, upstream.ControlDriver,
-        redis_delay.CONF.format(url=server.url, dbid=6))
+        redis_delay.CONF.format(url=server.url, dbid=6, stages=''))
     queues = control.queue_controller
     for name, meta in (('plain', {}), ('dedup', {'_dedup_key': 'job'}),
                        ('retry', {'_retry_backoff': {'initial': 3600}})):
