@@ -7,7 +7,12 @@ deployment, the pool that holds it.
 
 import importlib
 
+from zaqar_delay.history import events as history_events
+from zaqar_delay.history import replay as history_replay
 from zaqar_delay.storage import catalog
+
+# The client uuid of the messages replay posts.
+REPLAY_CLIENT = '00000000-0000-4000-8000-000000000000'
 
 # The stores that keep history, by message store name.
 _MODULES = {'redis.delay': 'zaqar_delay.storage.redis.history',
@@ -61,3 +66,51 @@ def replayer(config_files, queue, project, target=None):
             raise HistoryError('queue %r is not in the pool of %r: replay '
                                'to a queue of the same pool' % (target, queue))
     return module.Replayer(data)
+
+
+class Replayer:
+    """Replays a queue's messages with a data driver; each store's
+    subclass reads the history (``read``) and posts one message with its
+    ``replayed`` record (``post``)."""
+
+    def __init__(self, driver):
+        self.driver = driver
+        self.messages = driver.message_controller
+
+    def read(self, queue, project, since):
+        """The queue's events from ``since`` on, in time order."""
+        raise NotImplementedError
+
+    def begin(self, queue, project):
+        """Called once before the first post of a replay."""
+
+    def post(self, queue, project, posted, target, delay, client_uuid):
+        """Post ``posted`` (a posted event) to ``target`` with the
+        replay's dedup digest, record a ``replayed`` event in ``queue``'s
+        history, and return its ``replay.Replayed``."""
+        raise NotImplementedError
+
+    def replay(self, queue, project, since, until, target, delay=None,
+               dry_run=False, client_uuid=REPLAY_CLIENT):
+        """Post the messages posted to ``queue`` in [since, until] again,
+        to ``target`` (made if missing), once each; yield a
+        ``replay.Replayed`` for each, those posted now first."""
+        found = self.read(queue, project, since)
+        todo, done = history_replay.plan(found, target)
+        if todo and not dry_run:
+            self.begin(queue, project)
+            # As a post to Zaqar's v2 API does, make a missing queue.
+            self.driver.queue_controller.create(target, project=project)
+        for posted in todo:
+            if posted.at > until:
+                continue
+            if dry_run:
+                yield history_replay.Replayed(posted, None, False)
+                continue
+            yield self.post(queue, project, posted, target, delay,
+                            client_uuid)
+        for posted in found:
+            if posted.kind == history_events.POSTED \
+                    and posted.message_id in done and posted.at <= until:
+                yield history_replay.Replayed(posted,
+                                              done[posted.message_id], True)

@@ -31,6 +31,7 @@ from zaqar.storage.mongodb import utils
 from zaqar_delay import dedup
 from zaqar_delay.history import events as history
 from zaqar_delay.history import replay
+from zaqar_delay.storage import history as stored
 from zaqar_delay.storage.mongodb import queries
 from zaqar_delay.storage.mongodb import updates
 
@@ -69,41 +70,17 @@ def events(driver, queue, project, since=None, until=None):
                 utils.scope_queue_name(queue, project), since, until)
 
 
-class Replayer:
-    """Replays a queue's messages with a ``mongodb.delay`` data driver."""
+class Replayer(stored.Replayer):
+    """Replays a queue's messages with a ``mongodb.delay`` data driver.
+    Each is posted with the replay's dedup digest as its identity (held
+    for its ttl), then a ``replayed`` event is appended to its history:
+    the post and that update per message, besides reading the
+    history."""
 
-    def __init__(self, driver):
-        self.driver = driver
-        self.messages = driver.message_controller
+    def read(self, queue, project, since):
+        return events(self.driver, queue, project, since)
 
-    def replay(self, queue, project, since, until, target, delay=None,
-               dry_run=False, client_uuid='00000000-0000-4000-8000-'
-               '000000000000'):
-        """Post the messages posted to ``queue`` in [since, until] again,
-        to ``target`` (made if missing); yield a ``replay.Replayed`` for
-        each, those posted now first. Each is posted with the replay's
-        dedup digest as its identity (held for its ttl), then a
-        ``replayed`` event is appended to its history: the post and
-        that update per message, besides reading the history."""
-        found = events(self.driver, queue, project, since)
-        todo, done = replay.plan(found, target)
-        if todo and not dry_run:
-            # As a post to Zaqar's v2 API does, make a missing queue.
-            self.driver.queue_controller.create(target, project=project)
-        for posted in todo:
-            if posted.at > until:
-                continue
-            if dry_run:
-                yield replay.Replayed(posted, None, False)
-                continue
-            yield self._post(queue, project, posted, target, delay,
-                             client_uuid)
-        for posted in found:
-            if posted.kind == history.POSTED and posted.message_id in done \
-                    and posted.at <= until:
-                yield replay.Replayed(posted, done[posted.message_id], True)
-
-    def _post(self, queue, project, posted, target, delay, client_uuid):
+    def post(self, queue, project, posted, target, delay, client_uuid):
         message = replay.message(posted, delay)
         message[dedup.IDENTITY] = replay.digest(project, queue,
                                                 posted.message_id, target)

@@ -31,6 +31,7 @@ from zaqar_delay import dedup
 from zaqar_delay.history import events as history
 from zaqar_delay.history import replay
 from zaqar_delay.storage import common
+from zaqar_delay.storage import history as stored
 from zaqar_delay.storage.redis import keys
 from zaqar_delay.storage.redis import upstream
 
@@ -71,41 +72,15 @@ def events(driver, queue, project, since=None, until=None):
     return read(driver.connection, queue, project, since, until)
 
 
-class Replayer:
-    """Replays a queue's messages with a ``redis.delay`` data driver."""
+class Replayer(stored.Replayer):
+    """Replays a queue's messages with a ``redis.delay`` data driver: two
+    requests per message posted (the post, the ``replayed`` record)
+    besides reading the history."""
 
-    def __init__(self, driver):
-        self.driver = driver
-        self.client = driver.connection
-        self.messages = driver.message_controller
+    def read(self, queue, project, since):
+        return read(self.driver.connection, queue, project, since)
 
-    def replay(self, queue, project, since, until, target, delay=None,
-               dry_run=False, client_uuid='00000000-0000-4000-8000-'
-               '000000000000'):
-        """Post the messages posted to ``queue`` in [since, until] again,
-        to ``target`` (made if missing); yield a ``replay.Replayed`` for
-        each, those posted now first. Two requests per message posted
-        (the post, the ``replayed`` record) besides reading the
-        history."""
-        found = read(self.client, queue, project, since)
-        todo, done = replay.plan(found, target)
-        if todo and not dry_run:
-            # As a post to Zaqar's v2 API does, make a missing queue.
-            self.driver.queue_controller.create(target, project=project)
-        for posted in todo:
-            if posted.at > until:
-                continue
-            if dry_run:
-                yield replay.Replayed(posted, None, False)
-                continue
-            yield self._post(queue, project, posted, target, delay,
-                             client_uuid)
-        for posted in found:
-            if posted.kind == history.POSTED and posted.message_id in done \
-                    and posted.at <= until:
-                yield replay.Replayed(posted, done[posted.message_id], True)
-
-    def _post(self, queue, project, posted, target, delay, client_uuid):
+    def post(self, queue, project, posted, target, delay, client_uuid):
         message = replay.message(posted, delay)
         delays, _, keep = common.post_plan(
             self.driver, self.messages._queue_ctrl, target, project,
@@ -114,7 +89,7 @@ class Replayer:
         new_id, = self.messages.store(
             target, project, [message], client_uuid, delays,
             [dedup.Dedup(digest, message['ttl'])], keep)
-        self.client.xadd(keys.history(queue, project), {
+        self.driver.connection.xadd(keys.history(queue, project), {
             'm': posted.message_id, 'k': history.REPLAYED,
             't': self.driver.now(), 'to': target, 'as': new_id},
             nomkstream=True)

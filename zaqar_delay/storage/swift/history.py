@@ -45,6 +45,7 @@ from zaqar_delay import dedup
 from zaqar_delay.history import events as history
 from zaqar_delay.history import replay
 from zaqar_delay.storage import common
+from zaqar_delay.storage import history as stored
 from zaqar_delay.storage.swift import idtime
 from zaqar_delay.storage.swift import objects
 from zaqar_delay.storage.swift import parallel
@@ -165,46 +166,24 @@ def events(driver, queue, project, since=None, until=None):
     return read(driver.connection, queue, project, since, until)
 
 
-class Replayer:
-    """Replays a queue's messages with a ``swift.delay`` data driver."""
+class Replayer(stored.Replayer):
+    """Replays a queue's messages with a ``swift.delay`` data driver. Per
+    message posted: the post's requests (its dedup key's lock among
+    them) and the ``replayed`` event's PUT."""
 
-    def __init__(self, driver):
-        self.driver = driver
-        self.client = driver.connection
-        self.messages = driver.message_controller
+    keep = None
 
-    def replay(self, queue, project, since, until, target, delay=None,
-               dry_run=False, client_uuid='00000000-0000-4000-8000-'
-               '000000000000'):
-        """As ``redis.delay``'s: post the messages posted to ``queue`` in
-        [since, until] again, to ``target``, once each; yield a
-        ``replay.Replayed`` for each, those posted now first. Per message
-        posted: the post's requests (its dedup key's lock among them)
-        and the ``replayed`` event's PUT."""
-        found = read(self.client, queue, project, since)
-        todo, done = replay.plan(found, target)
+    def read(self, queue, project, since):
+        return read(self.driver.connection, queue, project, since)
+
+    def begin(self, queue, project):
         # The replayed events last as the queue's history does (as long
         # as any may, once the queue keeps none).
-        keep = (common.post_plan(self.driver, self.messages._queue_ctrl,
-                                 queue, project, [])[2]
-                or self.driver.delay_conf.max_history_ttl)
-        if todo and not dry_run:
-            self.driver.queue_controller.create(target, project=project)
-        for posted in todo:
-            if posted.at > until:
-                continue
-            if dry_run:
-                yield replay.Replayed(posted, None, False)
-                continue
-            yield self._post(queue, project, posted, target, delay,
-                             client_uuid, keep)
-        for posted in found:
-            if posted.kind == history.POSTED and posted.message_id in done \
-                    and posted.at <= until:
-                yield replay.Replayed(posted, done[posted.message_id], True)
+        self.keep = (common.post_plan(self.driver, self.messages._queue_ctrl,
+                                      queue, project, [])[2]
+                     or self.driver.delay_conf.max_history_ttl)
 
-    def _post(self, queue, project, posted, target, delay, client_uuid,
-              keep):
+    def post(self, queue, project, posted, target, delay, client_uuid):
         message = replay.message(posted, delay)
         (delay_s,), _, kept = common.post_plan(
             self.driver, self.messages._queue_ctrl, target, project,
@@ -213,6 +192,7 @@ class Replayer:
         new_id = self.messages.post_one(
             target, project, client_uuid, message, delay_s,
             dedup.Dedup(digest, message['ttl']), kept, idtime.new())
-        record(self.client, queue, project, keep, posted.message_id,
-               history.REPLAYED, to=target, **{'as': new_id})
+        record(self.driver.connection, queue, project, self.keep,
+               posted.message_id, history.REPLAYED, to=target,
+               **{'as': new_id})
         return replay.Replayed(posted, new_id, False)
