@@ -4,9 +4,12 @@ honour is refused with a 400 and a clear message, not stored.
 Zaqar loads it from each delay driver's ``<driver module>.queue.stages``
 entry point (as the stats stage), in front of the queue controller: on a
 queue PUT (create) and on a metadata PATCH. Pooled deployments put
-Zaqar's pool catalog in front of the queue controller instead, so there
-the metadata is stored unchecked, and a driver treats a value it refuses
-as absent (``retry.of_queue``).
+Zaqar's pool catalog in front of the queue controller instead, whose
+stages come from ``zaqar.storage.pooling.queue.stages``: there
+``PooledQueueMetadataCheck`` runs the same check with the driver of the
+pool that holds the queue, when that pool is a delay store. Metadata
+stored unchecked (written before, or by other means) is read as absent
+where a driver refuses a value (``retry.of_queue``).
 """
 
 import logging
@@ -19,6 +22,7 @@ from zaqar_delay.history import events as history
 from zaqar_delay import opts
 from zaqar_delay import retry
 from zaqar_delay.schedules import definition
+from zaqar_delay.storage import common
 from zaqar_delay.storage import upstream
 
 # The module whose queue PUT logs a FlavorDoesNotExist with
@@ -98,3 +102,50 @@ class QueueMetadataCheck:
     def set_metadata(self, name, metadata, project=None):
         check(metadata, self.max_delay, self.max_ttl, self.max_history_ttl)
         self._index(name, metadata, project)
+
+
+class PooledQueueMetadataCheck:
+    """``QueueMetadataCheck`` in front of Zaqar's pool catalog.
+
+    It registers the queue in the catalog first, as the catalog's own
+    create and ``set_metadata`` do next with the same flavor (a no-op
+    when the queue is registered), to learn its pool; when the pool's
+    driver is a delay driver, that driver's check and schedule index
+    apply, as without pools. A queue in another kind of pool passes
+    unchecked. A refused create of a queue that does not exist takes
+    its registration back.
+    """
+
+    def __init__(self, pooling_driver, control_driver):
+        self.catalog = upstream.pool_catalog(pooling_driver)
+        self._checks = {}       # a pool's delay driver -> its check
+        quiet_wsgi_refusals()
+
+    def _check(self, name, metadata, project):
+        flavor = metadata.get('_flavor') if isinstance(metadata,
+                                                       dict) else None
+        self.catalog.register(name, project=project, flavor=flavor)
+        pool = self.catalog.lookup(name, project)
+        store = getattr(pool, '_storage', None)
+        if not isinstance(store, common.DelaySettings):
+            return None
+        if store not in self._checks:
+            self._checks[store] = QueueMetadataCheck(store, None)
+        return self._checks[store]
+
+    def create(self, name, metadata=None, project=None):
+        check = self._check(name, metadata, project)
+        if check is None:
+            return
+        try:
+            check.create(name, metadata, project)
+        except errors.QueueMetadataRefused:
+            if not self.catalog.control.queue_controller.exists(
+                    name, project=project):
+                self.catalog.deregister(name, project)
+            raise
+
+    def set_metadata(self, name, metadata, project=None):
+        check = self._check(name, metadata, project)
+        if check is not None:
+            check.set_metadata(name, metadata, project)
