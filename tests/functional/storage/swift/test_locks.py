@@ -73,12 +73,16 @@ class LocksTest(ContainerTest):
                     self.client, self.container, name).holder)
 
     def test_a_door_closes_the_name_until_it_ends(self):
+        # The door lasts 5 s from now (X-Delete-At is whole seconds, and
+        # self.now was read before the container was made).
+        self.now = int(time.time())
         locks.create(self.client, self.container, 'd',
-                     (locks.TAKING + 'lost').encode(), self.now + 1)
+                     (locks.TAKING + 'lost').encode(), self.now + 5)
         held = locks.read(self.client, self.container, 'd')
         self.assertTrue(locks.taking(held))
         self.assertFalse(self.take('d', 'me'))
-        time.sleep(max(0, self.now + 2.1 - time.time()))
+        time.sleep(max(0, self.now + 6.1 - time.time()))
+        self.now = int(time.time())
         self.assertTrue(self.take('d', 'me'))
 
     def test_own_door_from_a_retried_create_is_won(self):
