@@ -94,8 +94,13 @@ class Failover(outage.OutageTests):
         self.times['promoted'] = time.time()
         # Started again from its append-only file, with what it held at
         # the kill; the sentinels make it a replica of the new primary.
+        # They wait 8 s after seeing it answer as a primary, and act on
+        # nothing while in TILT mode (30 s and more after a timer of
+        # theirs ran late): in one CI run, one of six rejoins took over
+        # 60 s.
         self.old.start()
-        self.group.wait_replica_of(self.old, self.new, same_data=False)
+        self.group.wait_replica_of(self.old, self.new, same_data=False,
+                                   timeout=180)
         self.times['rejoined'] = time.time()
 
     def test_nothing_lost_early_twice_or_stuck_through_an_outage(self):
