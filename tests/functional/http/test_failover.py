@@ -24,6 +24,7 @@ import testtools
 from testtools import content
 
 from tests.common import outage
+from tests.fixtures import logs
 from tests.fixtures import redis_sentinel
 from tests.fixtures import zaqar_server
 from zaqar_delay import opts
@@ -63,9 +64,8 @@ class Failover(outage.OutageTests):
                 self.group.uri('redis.delay', dbid=0, socket_timeout=2),
                 dict(waits, max_reconnect_attempts=3, reconnect_sleep=0.1))
             self.assertEqual(201, reply.status_code, reply.text)
-        self.addOnException(lambda exc_info: self.addDetail(
-            'zaqar.log', content.content_from_file(self.stack.log_path,
-                                                   buffer_now=True)))
+        logs.on_failure(self, lambda: dict(
+            self.group.logs(), **{'zaqar.log': self.stack.log_path}))
         self.times = {}
         self.old = self.new = None
 
@@ -96,11 +96,21 @@ class Failover(outage.OutageTests):
         # the kill; the sentinels make it a replica of the new primary.
         # They wait 8 s after seeing it answer as a primary, and act on
         # nothing while in TILT mode (30 s and more after a timer of
-        # theirs ran late): in one CI run, one of six rejoins took over
-        # 60 s.
+        # theirs ran late): in CI runs beside other tests, some rejoins
+        # took over 60 s, once over 180 s. The subject here is the
+        # stream across the failover, not Sentinel: past 60 s the test
+        # does what an operator would (REPLICAOF), and says so in its
+        # report (the sentinels' logs are the test's details when it
+        # fails).
         self.old.start()
-        self.group.wait_replica_of(self.old, self.new, same_data=False,
-                                   timeout=180)
+        try:
+            self.group.wait_replica_of(self.old, self.new, same_data=False,
+                                       timeout=60)
+            self.rejoined_by = 'sentinel'
+        except AssertionError:
+            self.old.client.replicaof('127.0.0.1', self.new.port)
+            self.group.wait_replica_of(self.old, self.new, same_data=False)
+            self.rejoined_by = 'replicaof'
         self.times['rejoined'] = time.time()
 
     def test_nothing_lost_early_twice_or_stuck_through_an_outage(self):
@@ -155,12 +165,14 @@ class Failover(outage.OutageTests):
         line = ('pooled=%d wait_replicas=%d lag=%d posted=%d delivered=%d '
                 'deleted=%d '
                 'drained=%d promoted_after=%.2fs rejoined_after=%.2fs '
+                'rejoined_by=%s '
                 'first_post_after=%.2fs client_errors=%d lost_posts=%d '
                 'deletes_back=%d second_claims=%d early=%d\n' % (
                     self.pooled, self.wait_replicas, self.lag,
                     len(stream.posted),
                     len(stream.delivered), len(stream.deleted), len(drained),
                     t['promoted'] - t['killed'], t['rejoined'] - t['killed'],
+                    self.rejoined_by,
                     t['first_post'] - t['killed'], t['errors'], self.lost,
                     self.came_back, self.twice, self.early))
         self.addDetail('failover', content.text_content(line))

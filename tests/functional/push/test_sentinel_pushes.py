@@ -10,6 +10,7 @@ import testtools
 from testtools import content
 
 from tests.common import push_delivery
+from tests.fixtures import logs
 from tests.fixtures import redis_sentinel
 from zaqar_delay import opts
 
@@ -24,6 +25,7 @@ class SentinelPushTest(push_delivery.PushTest, testtools.TestCase):
             super().setUp()
         finally:
             self.addCleanup(self.group.stop)
+            logs.on_failure(self, self.group.logs)
 
     def store_options(self):
         return {'drivers:message_store:redis': {

@@ -13,6 +13,7 @@ from zaqar.common import errors as zaqar_errors
 from zaqar.conf import drivers_management_store_redis as management_opts
 from zaqar.conf import drivers_message_store_redis as message_opts
 
+from tests.fixtures import logs
 from tests.fixtures import redis_sentinel
 from tests.fixtures import redis_store
 from zaqar_delay.cmd import manage
@@ -33,6 +34,7 @@ class SentinelTest(redis_store.DelayTestBase):
     def make_drivers(self, conf):
         self.group = redis_sentinel.SentinelGroup(replicas=1, sentinels=3)
         self.addCleanup(self.group.stop)
+        logs.on_failure(self, self.group.logs)
         self.uris = {}
         for group_opts, dbid in ((message_opts, 0), (management_opts, 1)):
             conf.register_opts(group_opts.ALL_OPTS,
