@@ -10,10 +10,13 @@ record(log, keep, now, mid, kind, fields) appends an entry when keep (the
 message's _history_ttl, hash field 'h', written by post.lua) is above 0:
 otherwise it does nothing. Entries older than keep seconds are trimmed
 (MINID ~, whole nodes at a time) and the stream expires keep seconds
-after its last entry. record_gone(log, now, mid) records the expiry of a
+after its last entry (the largest keep of the script's entries: one
+EXPIRE per stream and script, not one per entry). record_gone(log, now, mid) records the expiry of a
 message whose hash is gone (its 'h' with it): only while the stream
 lives, without extending it. Work: O(1) amortized per entry.
 --]]
+local history_kept = {}
+
 local function record(log, keep, now, mid, kind, fields)
     keep = tonumber(keep) or 0
     if keep <= 0 then
@@ -22,7 +25,10 @@ local function record(log, keep, now, mid, kind, fields)
     redis.call('XADD', log, 'MINID', '~',
                string.format('%d', (now - keep) * 1000), '*',
                'm', mid, 'k', kind, 't', now, unpack(fields))
-    redis.call('EXPIRE', log, keep)
+    if (history_kept[log] or 0) < keep then
+        redis.call('EXPIRE', log, keep)
+        history_kept[log] = keep
+    end
 end
 
 local function record_gone(log, now, mid)

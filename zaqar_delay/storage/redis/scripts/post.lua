@@ -82,15 +82,19 @@ for i = 11, #KEYS, 2 do
         local ttl = tonumber(ARGV[base + 1])
         local due_at = now + tonumber(ARGV[base + 2])
 
-        redis.call('HSET', mid,
-                   'id', mid, 't', ttl, 'cr', now, 'e', now + ttl,
-                   'u', ARGV[base + 3], 'c', '', 'c.e', now,
-                   'c.c', 0, 'd', due_at, 'b', ARGV[base + 4])
+        local fields = {'id', mid, 't', ttl, 'cr', now, 'e', now + ttl,
+                        'u', ARGV[base + 3], 'c', '', 'c.e', now,
+                        'c.c', 0, 'd', due_at, 'b', ARGV[base + 4]}
         if ARGV[base + 5] ~= '' then
-            redis.call('HSET', mid, 'cs', ARGV[base + 5])
+            fields[#fields + 1] = 'cs'
+            fields[#fields + 1] = ARGV[base + 5]
         end
         if keep > 0 then
-            redis.call('HSET', mid, 'h', keep)
+            fields[#fields + 1] = 'h'
+            fields[#fields + 1] = keep
+        end
+        redis.call('HSET', mid, unpack(fields))
+        if keep > 0 then
             record(history, keep, now, mid, 'posted',
                    {'ttl', ttl, 'delay', ARGV[base + 2], 'due', due_at,
                     'dedup', window > 0 and
