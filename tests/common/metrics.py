@@ -56,6 +56,9 @@ class MetricsScrapes(push_delivery.PushTest):
     # The store holds other tests' queues and pushes too (a Swift
     # account): store-wide values are at least the test's own.
     shared = False
+    # Whether the store counts claims, releases and dead letters
+    # (families.Counted); swift.delay does not.
+    counts_claims = True
 
     def setUp(self):
         # Per-queue series of this test's project only (the allow-list).
@@ -178,4 +181,72 @@ class MetricsScrapes(push_delivery.PushTest):
             {'delayed': 0, 'ready': 2, 'claimed': 0},
             {state: value('queue_messages', state=state,
                           project=self.project, queue=self.name + '.hooked')
+             for state in ('delayed', 'ready', 'claimed')})
+
+    def claim_all(self, queue, count, ttl=300):
+        """Claim until ``count`` messages of ``queue`` were taken; their
+        claims, {claim id: [message id]}."""
+        claims, taken = {}, 0
+        deadline = time.monotonic() + SCRAPE_WAIT
+        while taken < count and time.monotonic() < deadline:
+            reply = queue._call('post', '/claims?limit=10',
+                                {'ttl': ttl, 'grace': 60})
+            if not reply:
+                time.sleep(0.2)
+                continue
+            claim = reply['messages'][0]['href'].split('claim_id=')[1]
+            claims[claim] = [m['id'] for m in reply['messages']]
+            taken += len(reply['messages'])
+        self.assertEqual(count, taken)
+        return claims
+
+    def test_claims_releases_and_dead_letters_are_counted(self):
+        # Two delayed messages (due in a second) and one posted without
+        # a delay, on the delayed queue: the two delayed ones count.
+        self.queue.post([{'body': 'soon-%d' % n, 'ttl': 600, 'delay': 1}
+                         for n in range(2)] +
+                        [{'body': 'at-once', 'ttl': 600, 'delay': 0}])
+        posted = time.time()
+        self.claim_all(self.queue, 3)
+        claimed = time.time()
+        # Released with a backoff: two; without: none.
+        backoff = push_faults.RawQueue(
+            self.stack.url, self.name + '.backoff', self.project,
+            {'_retry_backoff': {'initial': 600}})
+        backoff.post([{'body': n, 'ttl': 600} for n in range(2)])
+        push_faults.RawQueue(self.stack.url, self.name + '.dl',
+                             self.project, {})
+        dead = push_faults.RawQueue(
+            self.stack.url, self.name + '.dead', self.project,
+            {'_max_claim_count': 1, '_dead_letter_queue': self.name + '.dl'})
+        dead.post([{'body': n, 'ttl': 600} for n in range(3)])
+        for queue, count in ((backoff, 2), (dead, 3)):
+            for claim in self.claim_all(queue, count):
+                queue._call('delete', '/claims/' + claim)
+        # Claimed a second time: moved to the dead-letter queue.
+        self.assertIsNone(dead._call('post', '/claims?limit=10',
+                                     {'ttl': 300, 'grace': 60}))
+        samples = scrape(self.serve('zaqar-delay-exporter'))
+
+        def value(name, **labels):
+            return labelled(samples, 'zaqar_delay_' + name, **labels)
+
+        if not self.counts_claims:
+            for name in ('claim_lateness_seconds_count',
+                         'early_claims_total', 'dead_lettered_total',
+                         'releases_with_backoff_total'):
+                self.assertIsNone(value(name), name)
+            return
+        self.assertEqual(2, value('claim_lateness_seconds_count'))
+        self.assertEqual(2, value('claim_lateness_seconds_bucket',
+                                  le='+Inf'))
+        late = value('claim_lateness_seconds_sum')
+        self.assertTrue(0 <= late <= 2 * (claimed - posted + 1), late)
+        self.assertEqual(0, value('early_claims_total'))
+        self.assertEqual(2, value('releases_with_backoff_total'))
+        self.assertEqual(3, value('dead_lettered_total'))
+        self.assertEqual(
+            {'delayed': 0, 'ready': 3, 'claimed': 0},
+            {state: value('queue_messages', state=state,
+                          project=self.project, queue=self.name + '.dl')
              for state in ('delayed', 'ready', 'claimed')})

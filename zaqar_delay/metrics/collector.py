@@ -64,7 +64,7 @@ class StoreCollector(registry.Collector):
             fam.QUEUE_NEXT_DUE, 'When the next delayed message of the '
             'queue comes due (unix time; absent: none delayed).',
             labels=queue)
-        counted = core.GaugeMetricFamily(
+        queues = core.GaugeMetricFamily(
             fam.QUEUES, 'Queues holding messages, and how many of them '
             'have per-queue series (exported) under the cap and '
             'allow-list.', labels=['pool', 'which'])
@@ -80,6 +80,7 @@ class StoreCollector(registry.Collector):
         took = core.GaugeMetricFamily(
             fam.STORE_SCRAPE, 'Seconds the last scrape spent reading the '
             'store.', labels=['pool'])
+        counted = _CountedFamilies()
         try:
             stores = self.stores()
         except Exception:
@@ -96,10 +97,12 @@ class StoreCollector(registry.Collector):
                 continue
             up.add_metric([store.pool], 1)
             took.add_metric([store.pool], time.monotonic() - start)
-            counted.add_metric([store.pool, 'holding'], found)
-            counted.add_metric([store.pool, 'exported'], len(stats))
+            queues.add_metric([store.pool, 'holding'], found)
+            queues.add_metric([store.pool, 'exported'], len(stats))
             pending.add_metric([store.pool], totals.pending)
             failed.add_metric([store.pool], totals.failed)
+            if totals.counted is not None:
+                counted.add(store.pool, totals.counted)
             for (project, name), row in sorted(
                     stats.items(), key=lambda item: (item[0][0] or '',
                                                      item[0][1])):
@@ -112,8 +115,8 @@ class StoreCollector(registry.Collector):
                                   if since is not None and row.ready else 0)
                 if row.next_due is not None:
                     next_due.add_metric(labels, row.next_due)
-        return [messages, oldest, next_due, counted, pending, failed, up,
-                took]
+        return [messages, oldest, next_due, queues, pending, failed, up,
+                took] + counted.families()
 
     def _read(self, store, now):
         """(queues holding messages, {(project, queue): QueueStats} of
@@ -128,3 +131,37 @@ class StoreCollector(registry.Collector):
                 named.append((project, name))
         stats = store.reader.read(store.data, named, now) if named else {}
         return found, stats, store.reader.store(store.data)
+
+
+class _CountedFamilies:
+    """The families of the counters the stores keep (``families.Counted``),
+    by pool."""
+
+    def __init__(self):
+        self.lateness = core.HistogramMetricFamily(
+            fam.CLAIM_LATENESS, 'Seconds from a delayed message\'s due '
+            'time to the claim that took it (whole seconds, as the store '
+            'counts them).', labels=['pool'])
+        self.early = core.CounterMetricFamily(
+            fam.EARLY_CLAIMS, 'Claims of messages not due yet: must stay '
+            '0.', labels=['pool'])
+        self.released = core.CounterMetricFamily(
+            fam.RETRIES_BACKOFF, 'Messages a claim release gave back with '
+            'a retry backoff (_retry_backoff).', labels=['pool'])
+        self.dead = core.CounterMetricFamily(
+            fam.DEAD_LETTERED, 'Messages moved to a dead-letter queue.',
+            labels=['pool'])
+
+    def add(self, pool, counted):
+        buckets, total = [], 0
+        for bound in fam.CLAIM_BUCKETS:
+            total += counted.buckets[bound]
+            buckets.append((str(float(bound)), total))
+        buckets.append(('+Inf', total + counted.buckets[None]))
+        self.lateness.add_metric([pool], buckets, counted.lateness)
+        self.early.add_metric([pool], counted.early)
+        self.released.add_metric([pool], counted.released)
+        self.dead.add_metric([pool], counted.dead_lettered)
+
+    def families(self):
+        return [self.lateness, self.early, self.released, self.dead]

@@ -18,6 +18,12 @@ PUSHES_PENDING = PREFIX + 'pushes_pending'
 PUSHES_FAILED_KEPT = PREFIX + 'pushes_failed_kept'
 STORE_UP = PREFIX + 'store_up'
 STORE_SCRAPE = PREFIX + 'store_scrape_duration_seconds'
+# Counted in the store by the claim and release requests themselves
+# (redis.delay, mongodb.delay), read at scrape time.
+CLAIM_LATENESS = PREFIX + 'claim_lateness_seconds'
+EARLY_CLAIMS = PREFIX + 'early_claims'
+RETRIES_BACKOFF = PREFIX + 'releases_with_backoff'
+DEAD_LETTERED = PREFIX + 'dead_lettered'
 
 # Counted by a dispatcher process (process.py).
 PUSHES_SENT = PREFIX + 'pushes_sent'
@@ -27,6 +33,7 @@ PUSH_LATENESS = PREFIX + 'push_lateness_seconds'
 EARLY = PREFIX + 'early_deliveries'
 TICKS_POSTED = PREFIX + 'schedule_ticks_posted'
 TICK_LATENESS = PREFIX + 'schedule_tick_lateness_seconds'
+TICKS_MISSED = PREFIX + 'schedule_ticks_missed'
 
 # Deliveries of EARLY's ``via`` label.
 PUSH = 'push'
@@ -43,7 +50,15 @@ EXPOSED = frozenset([
     PUSH_LATENESS + '_sum', PUSH_LATENESS + '_count', EARLY + '_total',
     TICKS_POSTED + '_total',
     TICK_LATENESS + '_bucket', TICK_LATENESS + '_sum',
-    TICK_LATENESS + '_count'])
+    TICK_LATENESS + '_count', TICKS_MISSED + '_total',
+    CLAIM_LATENESS + '_bucket', CLAIM_LATENESS + '_sum',
+    CLAIM_LATENESS + '_count', EARLY_CLAIMS + '_total',
+    RETRIES_BACKOFF + '_total', DEAD_LETTERED + '_total'])
+
+# Upper bounds (whole seconds) of CLAIM_LATENESS' buckets: a store keeps
+# one count per bound (``le:<bound>``, and ``le:inf``), the claims'
+# lateness being whole seconds (the stores' clocks).
+CLAIM_BUCKETS = (0, 1, 2, 5, 10, 30, 60, 300, 900, 3600)
 
 
 class QueueStats(collections.namedtuple(
@@ -61,5 +76,40 @@ class QueueStats(collections.namedtuple(
     """
 
 
-# A store-wide reading: pending pushes, failed-push records kept.
-StoreStats = collections.namedtuple('StoreStats', 'pending failed')
+class StoreStats(collections.namedtuple(
+        'StoreStats', 'pending failed counted')):
+    """A store-wide reading: pending pushes, failed-push records kept,
+    and the counters the store's requests keep (``Counted``; None for a
+    store that keeps none)."""
+
+    def __new__(cls, pending, failed, counted=None):
+        return super().__new__(cls, pending, failed, counted)
+
+
+class Counted(collections.namedtuple(
+        'Counted', 'buckets lateness claims early released dead_lettered')):
+    """The counters a store's claim, release and dead-letter requests
+    keep: claims of delayed messages per lateness bucket (bound -> count,
+    not cumulative, None: above the last), the sum of their lateness (s)
+    and their number, early claims, releases that applied a retry
+    backoff, and messages moved to a dead-letter queue."""
+
+    @classmethod
+    def of_fields(cls, fields):
+        """Counted from a store's ``{field: int}`` (missing: 0)."""
+        def number(name):
+            return int(fields.get(name) or 0)
+        buckets = {bound: number('le:%d' % bound)
+                   for bound in CLAIM_BUCKETS}
+        buckets[None] = number('le:inf')
+        return cls(buckets, number('sum'), number('count'),
+                   number('early'), number('released_backoff'),
+                   number('dead_lettered'))
+
+
+def bucket_field(lateness):
+    """The store field counting a claim ``lateness`` (whole s) late."""
+    for bound in CLAIM_BUCKETS:
+        if lateness <= bound:
+            return 'le:%d' % bound
+    return 'le:inf'

@@ -5,13 +5,15 @@ prefix (``p_q`` and a state) plus at most one range on the ``delay_ends``
 or ``delay_state`` index (``storage.mongodb.queries``), so MongoDB
 answers each from the index; a count costs O(log n + counted) keys.
 Queues are found with ``distinct('p_q')`` (the ``p_q`` prefix of those
-indexes). Store-wide: the ``pa`` index count of pending pushes and the
-failed-push records.
+indexes). Store-wide: the ``pa`` index count of pending pushes, the
+failed-push records, and the counters document
+(``storage.mongodb.counters``).
 """
 
 from zaqar.storage.mongodb import utils
 
 from zaqar_delay.metrics import families
+from zaqar_delay.storage.mongodb import counters
 from zaqar_delay.storage.mongodb import pushes
 from zaqar_delay.storage.mongodb import queries
 
@@ -70,9 +72,10 @@ def _one(collection, scope, now):
 
 def store(data):
     """The store's StoreStats: a count on the ``pa`` index per message
-    collection, and of the failed-push records."""
+    collection, of the failed-push records, and one read of the
+    counters."""
     pending = sum(db.messages.count_documents({'pa': {'$gte': 0}})
                   for db in data.message_databases)
     failed = data.message_databases[0][
         pushes.FAILED].estimated_document_count()
-    return families.StoreStats(pending, failed)
+    return families.StoreStats(pending, failed, counters.read(data))

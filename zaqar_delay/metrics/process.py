@@ -11,6 +11,7 @@ import urllib.parse
 import prometheus_client
 
 from zaqar_delay.metrics import families as fam
+from zaqar_delay.schedules import ticks as schedule_ticks
 
 REGISTRY = prometheus_client.CollectorRegistry(auto_describe=True)
 
@@ -41,6 +42,13 @@ EARLY.labels(fam.PUSH)     # exported as 0 from the start
 TICKS = prometheus_client.Counter(
     fam.TICKS_POSTED, 'Schedule ticks posted as messages.',
     registry=REGISTRY)
+TICKS_MISSED = prometheus_client.Counter(
+    fam.TICKS_MISSED, 'Schedule ticks skipped: missed while no '
+    'dispatcher ran (catch_up none or latest), or beyond max_catch_up.',
+    registry=REGISTRY)
+# Most ticks of one schedule a pass counts as missed (a cron schedule's
+# are found one by one).
+MISSED_COUNTED = 1000
 TICK_LATENESS = prometheus_client.Histogram(
     fam.TICK_LATENESS, 'Seconds between a tick\'s time and its posting.',
     buckets=_SECONDS, registry=REGISTRY)
@@ -74,3 +82,23 @@ def ticks_posted(now, ticks):
     TICKS.inc(len(ticks))
     for tick in ticks:
         TICK_LATENESS.observe(max(now - tick, 0))
+
+
+def ticks_planned(schedule, after, new_after, posted):
+    """A pass moved ``schedule`` from ``after`` (None: new) to
+    ``new_after``, posting the ticks ``posted``: count the ticks in
+    between it skipped (O(1) for ``every``, O(ticks) up to
+    ``MISSED_COUNTED`` for ``cron``)."""
+    if after is None or new_after <= after:
+        return
+    if schedule.every:
+        found = new_after // schedule.every - after // schedule.every
+    else:
+        found, tick = 0, after
+        while found < MISSED_COUNTED:
+            tick = schedule_ticks.next_after(schedule, tick)
+            if tick is None or tick > new_after:
+                break
+            found += 1
+    if found > len(posted):
+        TICKS_MISSED.inc(found - len(posted))

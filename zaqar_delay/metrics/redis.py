@@ -4,7 +4,9 @@ Per queue, one pipelined round trip for every queue of a scrape (three
 ZCARDs, two ZCOUNTs and three one-member ranges on the queue's index
 sets, ``storage.redis.keys``), then one HMGET of the first ready
 message of each queue that has one: O(log n) per queue, whatever its
-backlog. Store-wide: ZCARD of the pending and failed pushes.
+backlog. Store-wide: ZCARD of the pending and failed pushes, and an
+HGETALL of the counters the claim, release and dead-letter scripts keep
+(``keys.METRICS``, ``scripts/metrics.lua``).
 """
 
 from oslo_utils import encodeutils
@@ -91,9 +93,13 @@ def _number(raw):
 
 
 def store(data):
-    """The store's StoreStats: two ZCARDs."""
+    """The store's StoreStats: two ZCARDs and an HGETALL, one round
+    trip."""
     with data.connection.pipeline(transaction=False) as pipe:
         pipe.zcard(keys.PUSHES)
         pipe.zcard(keys.FAILED_PUSHES_AT)
-        pending, failed = pipe.execute()
-    return families.StoreStats(pending, failed)
+        pipe.hgetall(keys.METRICS)
+        pending, failed, counters = pipe.execute()
+    return families.StoreStats(pending, failed, families.Counted.of_fields(
+        {encodeutils.safe_decode(field): value
+         for field, value in counters.items()}))

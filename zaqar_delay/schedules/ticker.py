@@ -160,6 +160,8 @@ class Ticker:
         for schedule in schedules:
             due, afters[schedule.name] = ticks.plan(
                 schedule, old.get(schedule.name), now)
+            metrics.ticks_planned(schedule, old.get(schedule.name),
+                                  afters[schedule.name], due)
             if due:
                 posts += [message(schedule, tick) for tick in due]
                 metrics.ticks_posted(now, due)

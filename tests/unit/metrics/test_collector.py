@@ -18,9 +18,10 @@ NOW = 1000000
 class Reader:
     """A backend reader over {(project, queue): QueueStats}."""
 
-    def __init__(self, queues, fail=False):
+    def __init__(self, queues, fail=False, counted=None):
         self.queues_ = queues
         self.fail = fail
+        self.counted = counted
         self.read_named = None
 
     def queues(self, data, control, cache):
@@ -33,7 +34,8 @@ class Reader:
         return {name: self.queues_[name] for name in named}
 
     def store(self, data):
-        return families.StoreStats(pending=5, failed=2)
+        return families.StoreStats(pending=5, failed=2,
+                                   counted=self.counted)
 
 
 def stats(ready=0, delayed=0, claimed=0, since=None, next_due=None):
@@ -101,6 +103,38 @@ class CollectorTest(testtools.TestCase):
         self.assertEqual(0, got[families.STORE_UP, (('pool', 'a'),)])
         self.assertEqual(1, got[families.STORE_UP, (('pool', 'b'),)])
         self.assertNotIn((families.PUSHES_PENDING, (('pool', 'a'),)), got)
+
+    def test_counters_a_store_keeps_as_a_histogram_and_counters(self):
+        counted = families.Counted.of_fields({
+            'le:0': '2', 'le:5': 3, 'le:inf': 1, 'sum': 4000, 'count': 6,
+            'released_backoff': 7, 'dead_lettered': 8})
+        got = scrape(self.make([('a', Reader({}, counted=counted)),
+                                ('b', Reader({}))]))
+        pool = (('pool', 'a'),)
+        lateness = families.CLAIM_LATENESS
+
+        def bucket(le):
+            return got[lateness + '_bucket', (('le', le),) + pool]
+
+        # Cumulative, from the store's per-bucket counts.
+        self.assertEqual([2, 2, 2, 5, 5, 6], [bucket(le) for le in (
+            '0.0', '1.0', '2.0', '5.0', '3600.0', '+Inf')])
+        self.assertEqual(6, got[lateness + '_count', pool])
+        self.assertEqual(4000, got[lateness + '_sum', pool])
+        self.assertEqual(0, got[families.EARLY_CLAIMS + '_total', pool])
+        self.assertEqual(7, got[families.RETRIES_BACKOFF + '_total', pool])
+        self.assertEqual(8, got[families.DEAD_LETTERED + '_total', pool])
+        # A store that keeps no counters (swift.delay) has no series.
+        self.assertNotIn((families.EARLY_CLAIMS + '_total',
+                          (('pool', 'b'),)), got)
+        exposed = {name for name, _ in got}
+        self.assertLessEqual(exposed, families.EXPOSED)
+
+    def test_bucket_field_of_a_lateness(self):
+        self.assertEqual(['le:0', 'le:1', 'le:5', 'le:5', 'le:3600',
+                          'le:inf'],
+                         [families.bucket_field(s)
+                          for s in (0, 1, 3, 5, 3600, 3601)])
 
     def test_allowed_patterns(self):
         self.assertTrue(collector.allowed([], 'p', 'q'))

@@ -1,10 +1,14 @@
 """The counters of a dispatcher process."""
 
+import types
+
 from prometheus_client import parser
 from prometheus_client import exposition
 import testtools
 
+from tests.unit.schedules import test_ticker
 from zaqar_delay.metrics import process
+from zaqar_delay.schedules import definition
 
 
 def samples():
@@ -79,3 +83,71 @@ class ProcessTest(testtools.TestCase):
                                  le='0.05'))
         self.assertEqual(1, grew('zaqar_delay_early_deliveries_total',
                                  via='push'))
+
+
+def missed():
+    return samples().get(('zaqar_delay_schedule_ticks_missed_total', ()), 0)
+
+
+class MissedTicksTest(testtools.TestCase):
+    """Ticks a pass skips, counted as missed: the schedule pass on the
+    in-memory store of the ticker's tests, with an injected clock."""
+
+    def setUp(self):
+        super().setUp()
+        self.now = 1000
+        self.store = test_ticker.Store()
+        self.messages = test_ticker.Messages()
+        self.queues = test_ticker.Queues()
+        self.driver = types.SimpleNamespace(
+            schedule_store=self.store, message_controller=self.messages,
+            clock=lambda: self.now, conf=test_ticker._conf())
+
+    ticker = test_ticker.TickerTest.ticker
+    define = test_ticker.TickerTest.define
+    ticks = test_ticker.TickerTest.ticks
+    run_until = test_ticker.TickerTest.run_until
+
+    def missed(self):
+        return missed()
+
+    def test_ticks_skipped_after_an_outage_are_missed(self):
+        self.define('q.1', {'name': 's', 'every': 2, 'body': 1})
+        one = self.ticker()
+        self.run_until(1004, one)               # posts 1002, 1004
+        before = self.missed()
+        self.now = 1030                         # no dispatcher ran
+        one.run_once()
+        # 1006 .. 1030: the ticks at most LATE (5) s old are posted
+        # (1026, 1028, 1030), the 10 before them missed.
+        self.assertEqual(10, self.missed() - before)
+        self.assertIn('1970-01-01T00:17:10Z', self.ticks())
+
+    def test_ticks_beyond_max_catch_up_are_missed(self):
+        self.define('q.1', {'name': 's', 'every': 2, 'body': 1,
+                            'catch_up': 'all', 'max_catch_up': 3})
+        one = self.ticker()
+        self.run_until(1002, one)
+        before = self.missed()
+        self.now = 1020
+        one.run_once()                          # 1016, 1018, 1020
+        self.assertEqual(6, self.missed() - before)
+
+    def test_a_pass_on_time_misses_none(self):
+        self.define('q.1', {'name': 's', 'every': 2, 'body': 1})
+        before = self.missed()
+        self.run_until(1020, self.ticker())
+        self.assertEqual(0, self.missed() - before)
+        self.assertEqual(10, len(self.ticks()))
+
+
+class CronMissedTest(testtools.TestCase):
+
+    def test_cron_ticks_between_two_afters_are_counted(self):
+        schedule, = definition.of_queue({'_schedules': [
+            {'name': 'c', 'cron': '* * * * *', 'body': 1}]}, 3600)
+        before = missed()
+        # Ten minutes, the last two ticks posted: eight missed.
+        process.ticks_planned(schedule, 600, 1200, [1140, 1200])
+        process.ticks_planned(schedule, None, 1200, [])      # new
+        self.assertEqual(8, missed() - before)

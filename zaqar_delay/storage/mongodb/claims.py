@@ -14,6 +14,7 @@ from zaqar.storage.mongodb import utils
 from zaqar_delay import deadletter
 from zaqar_delay import retry
 from zaqar_delay.history import events as history
+from zaqar_delay.storage.mongodb import counters
 from zaqar_delay.storage.mongodb import messages as delay_messages
 from zaqar_delay.storage.mongodb import queries
 from zaqar_delay.storage.mongodb import updates
@@ -34,7 +35,9 @@ class ClaimController(upstream_claims.ClaimController):
     sets ``s`` to claimed and ``a`` to the claim's expiry in the same
     update, guarded by ``s: ready``, so that a document taken by a
     parallel claim is never taken twice. What it took is read back by
-    claim id, on upstream's ``p_q c.id k`` index: O(limit).
+    claim id, on upstream's ``p_q c.id k`` index: O(limit). A claim
+    that took delayed messages, or moved some to a dead-letter queue,
+    adds that to the store's counters (``counters``): one more update.
     """
 
     @utils.raises_conn_error
@@ -72,25 +75,31 @@ class ClaimController(upstream_claims.ClaimController):
              updates.record(history.CLAIMED, now, claim=oid, count='$c.c')])
 
         policy = deadletter.of_queue(queue_meta)
+        moved = 0
         if policy:
-            self._dead_letter(collection, scope, oid, policy, project, now)
-        claimed = [delay_messages.basic_message(doc, now)
-                   for doc in queries.find(collection,
-                                           queries.of_claim(scope, oid))]
+            moved = self._dead_letter(collection, scope, oid, policy,
+                                      project, now)
+        docs = list(queries.find(collection, queries.of_claim(scope, oid)))
+        counters.add(self.driver, counters.claimed(
+            docs, now, {'dead_lettered': moved}))
+        claimed = [delay_messages.basic_message(doc, now) for doc in docs]
         if not claimed:
             return None, []
         return str(oid), claimed
 
     def _dead_letter(self, collection, scope, oid, policy, project, now):
-        """Move the messages of claim ``oid`` claimed too often."""
+        """Move the messages of claim ``oid`` claimed too often; return
+        how many were found to move."""
         msg_ctrl = self.driver.message_controller
         dlq = policy.queue
         dlq_collection = msg_ctrl.collection(dlq, project)
         marker = msg_ctrl.markers(dlq, project)
         too_often = dict(queries.of_claim(scope, oid).filter,
                          **{'c.c': {'$gt': policy.max_claims}})
+        found = 0
         for doc in collection.find(too_often, projection={'_id': 1,
                                                           'h': 1}):
+            found += 1
             moved = {'p_q': utils.scope_queue_name(dlq, project),
                      'k': marker(),
                      's': READY, 'a': 0, 'c.id': None, 'c.e': now}
@@ -117,6 +126,7 @@ class ClaimController(upstream_claims.ClaimController):
             except pymongo_errors.DuplicateKeyError:
                 pass    # copied by an attempt whose reply was lost
             collection.delete_one({'_id': doc['_id'], 'c.id': oid})
+        return found
 
     @staticmethod
     def _dead_letter_kept(collection, dlq_collection, doc, oid, moved, dlq,

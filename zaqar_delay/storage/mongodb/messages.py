@@ -15,6 +15,7 @@ from zaqar.storage.mongodb import utils
 from zaqar_delay import delay
 from zaqar_delay.history import events as history
 from zaqar_delay.storage import common
+from zaqar_delay.storage.mongodb import counters
 from zaqar_delay.storage.mongodb import dedup
 from zaqar_delay.storage.mongodb import posting as posting_module
 from zaqar_delay.storage.mongodb import queries
@@ -213,12 +214,16 @@ class DelayMessages:
             return
         collection = self._collection(queue_name, project)
         now = timeutils.utcnow_ts()
-        collection.update_many(
-            {'p_q': utils.scope_queue_name(queue_name, project),
-             'c.id': cid, 's': CLAIMED},
-            [updates.given_back(history.RELEASED, now),
-             {'$set': {'c.id': None, 'c.e': now}}] +
-            updates.give_back(now, now))
+        held = {'p_q': utils.scope_queue_name(queue_name, project),
+                'c.id': cid, 's': CLAIMED}
+        update = ([updates.given_back(history.RELEASED, now),
+                   {'$set': {'c.id': None, 'c.e': now}}] +
+                  updates.give_back(now, now))
+        # Those with a retry backoff first, to count them (counters).
+        backoff = collection.update_many(
+            dict(held, **{'c.b': {'$gt': 0}}), update).modified_count
+        collection.update_many(held, update)
+        counters.add(self.driver, {'released_backoff': backoff})
 
     def first(self, queue_name, project=None, sort=1):
         docs = self._list(queue_name, project=project, sort=sort, echo=True,

@@ -10,7 +10,11 @@ from zaqar.storage.redis import utils
 from zaqar_delay import deadletter
 from zaqar_delay import delay
 from zaqar_delay import retry
+from zaqar_delay.metrics import families
 from zaqar_delay.storage.redis import keys
+
+# ARGV[12..] of the claim script: the claim lateness buckets it counts.
+_BUCKETS = list(families.CLAIM_BUCKETS)
 
 
 class ClaimController(upstream_claims.ClaimController):
@@ -39,7 +43,8 @@ class ClaimController(upstream_claims.ClaimController):
         # Retried with the same claim id, the script returns the claim it
         # already made instead of taking more messages.
         return self._lua['claim'](
-            keys=self._keys(queue, project, claim_id), args=args)
+            keys=self._keys(queue, project, claim_id) + [keys.METRICS],
+            args=args + _BUCKETS)
 
     @staticmethod
     def _terms(now, claim_id, metadata):
@@ -95,7 +100,7 @@ class ClaimController(upstream_claims.ClaimController):
                 list(keys.index(policy.queue, project)) +
                 [keys.rank_counter(policy.queue, project), msg['id']] +
                 keys.claim(queue, project, claim_id) +
-                [keys.history(queue, project)],
+                [keys.history(queue, project), keys.METRICS],
                 args=[now, claim_id, policy.ttl or '', policy.queue])
         return deliver
 
@@ -116,5 +121,5 @@ class ClaimController(upstream_claims.ClaimController):
         if not self._exists(queue, claim_id, project):
             return
         self._lua['release'](
-            keys=self._keys(queue, project, claim_id),
+            keys=self._keys(queue, project, claim_id) + [keys.METRICS],
             args=[self.driver.now(), claim_id])

@@ -4,25 +4,30 @@ claim: claim up to `limit` ready messages, oldest rank first.
 KEYS[1..6]  queue index keys (see index.lua)
 KEYS[7..9]  the claim's keys (see claim_terms.lua)
 KEYS[10]    the queue's history stream (see history.lua)
+KEYS[11]    zaqar_delay.metrics   hash: the store's counters (metrics.lua)
 
 ARGV[1..6]  the claim's terms (see claim_terms.lua)
 ARGV[7] limit        ARGV[8] batch (work bound)
 ARGV[9] backoff initial   ARGV[10] backoff factor   ARGV[11] backoff max
         (the queue's _retry_backoff; initial 0: none)
+ARGV[12..]  the claim lateness bucket bounds, whole seconds, ascending
 
 Returns one HGETALL reply (a flat field/value list) per claimed message.
 When the claim hash already exists the call is a retry of a claim that
 already ran: its messages are returned and nothing else changes. Each
 message taken is recorded as claimed, each found expired as expired, in
-the history of messages that keep one.
+the history of messages that keep one. Each message taken that was
+delayed (due after it was posted: 'd' > 'cr') is counted in KEYS[11]:
+its lateness (now - 'd') in a bucket, or as an early claim.
 Work: O((batch + limit) log n).
 --]]
 --- @include "index"
 --- @include "history"
 --- @include "claim_terms"
 --- @include "promote"
+--- @include "metrics"
 
-local history = KEYS[10]
+local history, metrics = KEYS[10], KEYS[11]
 
 local limit = tonumber(ARGV[7])
 local batch = tonumber(ARGV[8])
@@ -60,6 +65,7 @@ promote(now, batch, history)
 
 local taken = {}
 local scanned = 0
+local counted = {}
 while #taken < limit and scanned < batch + limit do
     local head = redis.call('ZRANGE', ready, 0, limit - #taken - 1,
                             'WITHSCORES')
@@ -70,9 +76,11 @@ while #taken < limit and scanned < batch + limit do
         local mid, rank = head[i], head[i + 1]
         scanned = scanned + 1
         redis.call('ZREM', ready, mid)
-        local held = redis.call('HMGET', mid, 'e', 'h')
+        local held = redis.call('HMGET', mid, 'e', 'h', 'd', 'cr')
         local expires = tonumber(held[1])
         if expires and expires > now then
+            count_claim(counted, now, tonumber(held[3]), tonumber(held[4]),
+                        ARGV, 12)
             redis.call('HSET', mid, 'c', claim_id, 'c.e', claim_expires)
             local count = redis.call('HINCRBY', mid, 'c.c', 1)
             backoff(mid, count)
@@ -104,4 +112,5 @@ if #taken > 0 then
     redis.call('EXPIRE', claim_list, claim_ttl)
     redis.call('ZADD', claims, claim_expires, claim_id)
 end
+add_counts(metrics, counted)
 return hashes(taken)

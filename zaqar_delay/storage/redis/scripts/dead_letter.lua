@@ -9,6 +9,7 @@ KEYS[15]     <project>.<queue>.claims    zset claim expiry -> claim id
 KEYS[16]     <claim id>                  hash: id, t, e, n
 KEYS[17]     messages.<claim id>         list of claimed message ids
 KEYS[18]     the source queue's history stream (see history.lua)
+KEYS[19]     zaqar_delay.metrics   hash: the store's counters (metrics.lua)
 
 ARGV[1] now     ARGV[2] claim id     ARGV[3] new ttl ('' keeps the ttl)
 ARGV[4] the dead letter queue's name (for the history)
@@ -16,7 +17,7 @@ ARGV[4] the dead letter queue's name (for the history)
 The message leaves every set of the source queue and its claim, and
 becomes ready in the dead letter queue with the next rank there; it
 is recorded as dead_lettered in the source queue's history when the
-message keeps one.
+message keeps one, and counted ('dead_lettered') in KEYS[19].
 Returns 1, or 0 when the message is gone or no longer held by the claim.
 --]]
 --- @include "index"
@@ -33,6 +34,7 @@ if held[1] ~= claim_id then
 end
 record(KEYS[18], held[2], now, mid, 'dead_lettered',
        {'claim', claim_id, 'to', ARGV[4]})
+redis.call('HINCRBY', KEYS[19], 'dead_lettered', 1)
 
 for _, set in ipairs(index_sets) do
     redis.call('ZREM', set, mid)

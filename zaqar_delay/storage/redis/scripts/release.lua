@@ -7,20 +7,24 @@ KEYS[7]     <project>.<queue>.claims    zset claim expiry -> claim id
 KEYS[8]     <claim id>                  hash: id, t, e, n
 KEYS[9]     messages.<claim id>         list of claimed message ids
 KEYS[10]    the queue's history stream (see history.lua)
+KEYS[11]    zaqar_delay.metrics   hash: the store's counters (metrics.lua)
 
 ARGV[1] now     ARGV[2] claim id
 
 Each message given back is recorded as released, with the backoff wait
-applied, in the history of messages that keep one.
+applied, in the history of messages that keep one; those given back
+with a backoff are counted ('released_backoff') in KEYS[11].
 Returns the number of messages released. Work: O(claim size * log n).
 --]]
 --- @include "index"
 --- @include "history"
+--- @include "metrics"
 local claims, claim_hash, claim_list = KEYS[7], KEYS[8], KEYS[9]
 local history = KEYS[10]
 local now = tonumber(ARGV[1])
 local claim_id = ARGV[2]
 local released = 0
+local counted = {}
 
 for _, mid in ipairs(redis.call('LRANGE', claim_list, 0, -1)) do
     local held = redis.call('HMGET', mid, 'c', 'h')
@@ -34,10 +38,14 @@ for _, mid in ipairs(redis.call('LRANGE', claim_list, 0, -1)) do
             record(history, held[2], now, mid, 'released',
                    {'claim', claim_id, 'wait', wait})
             released = released + 1
+            if wait > 0 then
+                count_in(counted, 'released_backoff', 1)
+            end
         end
     end
 end
 
 redis.call('DEL', claim_hash, claim_list)
 redis.call('ZREM', claims, claim_id)
+add_counts(KEYS[11], counted)
 return released

@@ -1,0 +1,78 @@
+"""The counters a ``mongodb.delay`` store keeps for the metrics exporter.
+
+One document in the first message database's ``zaqar_delay_metrics``
+collection, ``{_id: 'store'}``, whose fields are those of
+``zaqar_delay.metrics.families.Counted``:
+
+=====================  ================================================
+Field                  Counts
+=====================  ================================================
+``le:<b>`` ``le:inf``  claims of delayed messages whose lateness (claim
+                       time minus ``d``, whole seconds) is at most
+                       ``b`` (and above the previous bound; not
+                       cumulative)
+``sum`` ``count``      their lateness in seconds, and how many
+``early``              claims of messages not due yet (must stay 0)
+``released_backoff``   messages a release gave back with a retry backoff
+``dead_lettered``      messages moved to a dead-letter queue
+=====================  ================================================
+
+A claim, release or dead-letter adds its counts with one ``$inc``
+upsert, and only when it has something to count: a claim of messages
+posted without a delay (``d`` not after the id's time) adds none.
+"""
+
+from pymongo import errors
+
+from zaqar_delay.metrics import families
+
+COLLECTION = 'zaqar_delay_metrics'
+_ID = 'store'
+
+
+def _collection(driver):
+    return driver.message_databases[0][COLLECTION]
+
+
+def claimed(docs, now, counted=None):
+    """``counted`` (a new dict if None) with the claim of ``docs`` (the
+    message documents a claim took) at ``now`` added: those that were
+    delayed, by lateness bucket, or as early."""
+    counted = {} if counted is None else counted
+    for doc in docs:
+        due = doc.get('d')
+        created = doc['_id'].generation_time.timestamp()
+        if due is None or due <= created:
+            continue
+        if now < due:
+            _add(counted, 'early', 1)
+            continue
+        late = int(now - due)
+        _add(counted, families.bucket_field(late), 1)
+        _add(counted, 'sum', late)
+        _add(counted, 'count', 1)
+    return counted
+
+
+def _add(counted, field, by):
+    counted[field] = counted.get(field, 0) + by
+
+
+def add(driver, counted):
+    """Add ``counted`` ({field: n}) to the store's counters: one upsert,
+    none when there is nothing to add."""
+    counted = {field: by for field, by in counted.items() if by}
+    if not counted:
+        return
+    update = {'$inc': counted}
+    try:
+        _collection(driver).update_one({'_id': _ID}, update, upsert=True)
+    except errors.DuplicateKeyError:
+        # Two first upserts raced: the document exists now.
+        _collection(driver).update_one({'_id': _ID}, update)
+
+
+def read(driver):
+    """The store's counters, a ``families.Counted``: one read."""
+    found = _collection(driver).find_one({'_id': _ID}) or {}
+    return families.Counted.of_fields(found)

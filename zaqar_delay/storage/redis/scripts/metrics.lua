@@ -1,0 +1,48 @@
+--[[
+Included by the scripts that count what they do for the metrics exporter
+(not run on its own): the store's counters are one hash,
+
+  metrics  zaqar_delay.metrics  hash: field -> count (``keys.METRICS``)
+
+with the fields 'le:<bound>' and 'le:inf' (claims of delayed messages
+by lateness bucket, not cumulative), 'sum' and 'count' (their lateness
+in whole seconds, and how many), 'early' (claimed before they were
+due), 'released_backoff' and 'dead_lettered'
+(``zaqar_delay.metrics.families.Counted``).
+
+count_claim(counted, now, due, created, bounds, first) adds one claimed
+message to the table `counted` when it was delayed (due > created):
+bounds[first..] are the bucket bounds. add_counts(metrics, counted)
+writes the table: one HINCRBY a field, none for an empty table.
+Work: O(buckets) a message, O(fields) a call.
+--]]
+local function count_in(counted, field, by)
+    counted[field] = (counted[field] or 0) + by
+end
+
+local function count_claim(counted, now, due, created, bounds, first)
+    if not due or not created or due <= created then
+        return
+    end
+    local late = math.floor(now - due)
+    if now < due then
+        count_in(counted, 'early', 1)
+        return
+    end
+    local field = 'le:inf'
+    for i = first, #bounds do
+        if late <= tonumber(bounds[i]) then
+            field = 'le:' .. bounds[i]
+            break
+        end
+    end
+    count_in(counted, field, 1)
+    count_in(counted, 'sum', late)
+    count_in(counted, 'count', 1)
+end
+
+local function add_counts(metrics, counted)
+    for field, by in pairs(counted) do
+        redis.call('HINCRBY', metrics, field, by)
+    end
+end
