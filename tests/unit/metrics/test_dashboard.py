@@ -60,5 +60,10 @@ class DashboardTest(testtools.TestCase):
                      families.PUSH_DELIVERY + '_bucket',
                      families.PUSH_LATENESS + '_bucket',
                      families.EARLY + '_total',
-                     families.TICKS_POSTED + '_total'):
+                     families.TICKS_POSTED + '_total',
+                     families.TICKS_MISSED + '_total',
+                     families.CLAIM_LATENESS + '_bucket',
+                     families.EARLY_CLAIMS + '_total',
+                     families.RETRIES_BACKOFF + '_total',
+                     families.DEAD_LETTERED + '_total'):
             self.assertIn(name, shown)
