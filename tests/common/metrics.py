@@ -57,7 +57,7 @@ class MetricsScrapes(push_delivery.PushTest):
     # account): store-wide values are at least the test's own.
     shared = False
     # Whether the store counts claims, releases and dead letters
-    # (families.Counted); swift.delay does not.
+    # (zaqar_delay.counts); swift.delay does not.
     counts_claims = True
 
     def setUp(self):

@@ -16,6 +16,7 @@ from oslo_log import log as logging
 from prometheus_client import core
 from prometheus_client import registry
 
+from zaqar_delay import counts
 from zaqar_delay.metrics import families as fam
 
 LOG = logging.getLogger(__name__)
@@ -134,7 +135,7 @@ class StoreCollector(registry.Collector):
 
 
 class _CountedFamilies:
-    """The families of the counters the stores keep (``families.Counted``),
+    """The families of the counters the stores keep (``counts.Counted``),
     by pool."""
 
     def __init__(self):
@@ -154,7 +155,7 @@ class _CountedFamilies:
 
     def add(self, pool, counted):
         buckets, total = [], 0
-        for bound in fam.CLAIM_BUCKETS:
+        for bound in counts.CLAIM_BUCKETS:
             total += counted.buckets[bound]
             buckets.append((str(float(bound)), total))
         buckets.append(('+Inf', total + counted.buckets[None]))

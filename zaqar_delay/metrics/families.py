@@ -55,11 +55,6 @@ EXPOSED = frozenset([
     CLAIM_LATENESS + '_count', EARLY_CLAIMS + '_total',
     RETRIES_BACKOFF + '_total', DEAD_LETTERED + '_total'])
 
-# Upper bounds (whole seconds) of CLAIM_LATENESS' buckets: a store keeps
-# one count per bound (``le:<bound>``, and ``le:inf``), the claims'
-# lateness being whole seconds (the stores' clocks).
-CLAIM_BUCKETS = (0, 1, 2, 5, 10, 30, 60, 300, 900, 3600)
-
 
 class QueueStats(collections.namedtuple(
         'QueueStats', 'delayed ready claimed available_since next_due')):
@@ -79,37 +74,8 @@ class QueueStats(collections.namedtuple(
 class StoreStats(collections.namedtuple(
         'StoreStats', 'pending failed counted')):
     """A store-wide reading: pending pushes, failed-push records kept,
-    and the counters the store's requests keep (``Counted``; None for a
-    store that keeps none)."""
+    and the counters the store's requests keep (``counts.Counted``; None
+    for a store that keeps none)."""
 
     def __new__(cls, pending, failed, counted=None):
         return super().__new__(cls, pending, failed, counted)
-
-
-class Counted(collections.namedtuple(
-        'Counted', 'buckets lateness claims early released dead_lettered')):
-    """The counters a store's claim, release and dead-letter requests
-    keep: claims of delayed messages per lateness bucket (bound -> count,
-    not cumulative, None: above the last), the sum of their lateness (s)
-    and their number, early claims, releases that applied a retry
-    backoff, and messages moved to a dead-letter queue."""
-
-    @classmethod
-    def of_fields(cls, fields):
-        """Counted from a store's ``{field: int}`` (missing: 0)."""
-        def number(name):
-            return int(fields.get(name) or 0)
-        buckets = {bound: number('le:%d' % bound)
-                   for bound in CLAIM_BUCKETS}
-        buckets[None] = number('le:inf')
-        return cls(buckets, number('sum'), number('count'),
-                   number('early'), number('released_backoff'),
-                   number('dead_lettered'))
-
-
-def bucket_field(lateness):
-    """The store field counting a claim ``lateness`` (whole s) late."""
-    for bound in CLAIM_BUCKETS:
-        if lateness <= bound:
-            return 'le:%d' % bound
-    return 'le:inf'

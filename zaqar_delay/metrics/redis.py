@@ -11,6 +11,7 @@ HGETALL of the counters the claim, release and dead-letter scripts keep
 
 from oslo_utils import encodeutils
 
+from zaqar_delay import counts
 from zaqar_delay.metrics import families
 from zaqar_delay.storage.redis import keys
 from zaqar_delay.storage.redis import migrate
@@ -100,6 +101,6 @@ def store(data):
         pipe.zcard(keys.FAILED_PUSHES_AT)
         pipe.hgetall(keys.METRICS)
         pending, failed, counters = pipe.execute()
-    return families.StoreStats(pending, failed, families.Counted.of_fields(
+    return families.StoreStats(pending, failed, counts.Counted.of_fields(
         {encodeutils.safe_decode(field): value
          for field, value in counters.items()}))

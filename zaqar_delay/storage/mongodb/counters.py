@@ -2,7 +2,7 @@
 
 One document in the first message database's ``zaqar_delay_metrics``
 collection, ``{_id: 'store'}``, whose fields are those of
-``zaqar_delay.metrics.families.Counted``:
+``zaqar_delay.counts.Counted``:
 
 =====================  ================================================
 Field                  Counts
@@ -24,7 +24,7 @@ posted without a delay (``d`` not after the id's time) adds none.
 
 from pymongo import errors
 
-from zaqar_delay.metrics import families
+from zaqar_delay import counts
 
 COLLECTION = 'zaqar_delay_metrics'
 _ID = 'store'
@@ -48,7 +48,7 @@ def claimed(docs, now, counted=None):
             _add(counted, 'early', 1)
             continue
         late = int(now - due)
-        _add(counted, families.bucket_field(late), 1)
+        _add(counted, counts.bucket_field(late), 1)
         _add(counted, 'sum', late)
         _add(counted, 'count', 1)
     return counted
@@ -73,6 +73,6 @@ def add(driver, counted):
 
 
 def read(driver):
-    """The store's counters, a ``families.Counted``: one read."""
+    """The store's counters, a ``counts.Counted``: one read."""
     found = _collection(driver).find_one({'_id': _ID}) or {}
-    return families.Counted.of_fields(found)
+    return counts.Counted.of_fields(found)

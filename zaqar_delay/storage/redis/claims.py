@@ -7,14 +7,14 @@ from zaqar.storage.redis import claims as upstream_claims
 from zaqar.storage.redis import models
 from zaqar.storage.redis import utils
 
+from zaqar_delay import counts
 from zaqar_delay import deadletter
 from zaqar_delay import delay
 from zaqar_delay import retry
-from zaqar_delay.metrics import families
 from zaqar_delay.storage.redis import keys
 
 # ARGV[12..] of the claim script: the claim lateness buckets it counts.
-_BUCKETS = list(families.CLAIM_BUCKETS)
+_BUCKETS = list(counts.CLAIM_BUCKETS)
 
 
 class ClaimController(upstream_claims.ClaimController):

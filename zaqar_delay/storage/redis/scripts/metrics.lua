@@ -8,7 +8,7 @@ with the fields 'le:<bound>' and 'le:inf' (claims of delayed messages
 by lateness bucket, not cumulative), 'sum' and 'count' (their lateness
 in whole seconds, and how many), 'early' (claimed before they were
 due), 'released_backoff' and 'dead_lettered'
-(``zaqar_delay.metrics.families.Counted``).
+(``zaqar_delay.counts.Counted``).
 
 count_claim(counted, now, due, created, bounds, first) adds one claimed
 message to the table `counted` when it was delayed (due > created):
