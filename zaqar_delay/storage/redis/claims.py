@@ -13,7 +13,7 @@ from zaqar_delay import delay
 from zaqar_delay import retry
 from zaqar_delay.storage.redis import keys
 
-# ARGV[12..] of the claim script: the claim lateness buckets it counts.
+# ARGV[13..] of the claim script: the claim lateness buckets it counts.
 _BUCKETS = list(counts.CLAIM_BUCKETS)
 
 
@@ -70,17 +70,18 @@ class ClaimController(upstream_claims.ClaimController):
 
         claim_id = uuidutils.generate_uuid()
         backoff = retry.of_queue(queue_meta, self.driver.max_delay)
+        policy = deadletter.of_queue(queue_meta)
         hashes = self._claim(
             queue, project, claim_id, self._terms(now, claim_id, metadata) +
             [limit, self.driver.delay_conf.promote_batch_size] +
-            list(retry.terms(backoff)))
+            list(retry.terms(backoff)) +
+            [policy.max_claims if policy else ''])
         if not hashes:
             return None, []
 
         claimed = [delay.with_age(models.Message.from_hmap(
             dict(zip(fields[::2], fields[1::2]))).to_basic(now))
             for fields in hashes]
-        policy = deadletter.of_queue(queue_meta)
         if policy:
             claimed = self._dead_letter(queue, project, claim_id, claimed,
                                         policy, now)

@@ -10,15 +10,17 @@ ARGV[1..6]  the claim's terms (see claim_terms.lua)
 ARGV[7] limit        ARGV[8] batch (work bound)
 ARGV[9] backoff initial   ARGV[10] backoff factor   ARGV[11] backoff max
         (the queue's _retry_backoff; initial 0: none)
-ARGV[12..]  the claim lateness bucket bounds, whole seconds, ascending
+ARGV[12] the queue's _max_claim_count with a dead-letter queue ('': none)
+ARGV[13..]  the claim lateness bucket bounds, whole seconds, ascending
 
 Returns one HGETALL reply (a flat field/value list) per claimed message.
 When the claim hash already exists the call is a retry of a claim that
 already ran: its messages are returned and nothing else changes. Each
 message taken is recorded as claimed, each found expired as expired, in
 the history of messages that keep one. Each message taken that was
-delayed (due after it was posted: 'd' > 'cr') is counted in KEYS[11]:
-its lateness (now - 'd') in a bucket, or as an early claim.
+delayed (due after it was posted: 'd' > 'cr') and is not claimed more
+than ARGV[12] times (it would go to the dead-letter queue) is counted
+in KEYS[11]: its lateness (now - 'd') in a bucket, or as an early claim.
 Work: O((batch + limit) log n).
 --]]
 --- @include "index"
@@ -34,6 +36,7 @@ local batch = tonumber(ARGV[8])
 local initial = tonumber(ARGV[9]) or 0
 local factor = tonumber(ARGV[10]) or 1
 local longest = tonumber(ARGV[11]) or 0
+local max_claims = tonumber(ARGV[12])
 
 -- The wait of a message claimed `count` times when this claim gives it
 -- back (hash field 'rb', read by release and by promote).
@@ -79,10 +82,12 @@ while #taken < limit and scanned < batch + limit do
         local held = redis.call('HMGET', mid, 'e', 'h', 'd', 'cr')
         local expires = tonumber(held[1])
         if expires and expires > now then
-            count_claim(counted, now, tonumber(held[3]), tonumber(held[4]),
-                        ARGV, 12)
             redis.call('HSET', mid, 'c', claim_id, 'c.e', claim_expires)
             local count = redis.call('HINCRBY', mid, 'c.c', 1)
+            if not max_claims or count <= max_claims then
+                count_claim(counted, now, tonumber(held[3]),
+                            tonumber(held[4]), ARGV, 13)
+            end
             backoff(mid, count)
             record(history, held[2], now, mid, 'claimed',
                    {'claim', claim_id, 'count', count})

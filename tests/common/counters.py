@@ -1,0 +1,75 @@
+"""The counters a ``*.delay`` store keeps for the metrics exporter
+(``zaqar_delay.counts``), counted by its claims, releases and dead
+letters, as the exporter's reader of that store reads them.
+
+Mixed in like ``behaviour.DelayBehaviour``, with ``reader`` the
+store's module of ``zaqar_delay.metrics``; the clock is Zaqar's,
+overridden. The counters are store-wide: each test compares them with
+those before it.
+"""
+
+from oslo_utils import timeutils
+
+from tests.common import behaviour
+from zaqar_delay import retry
+
+PROJECT = behaviour.PROJECT
+
+
+class CounterBehaviour(behaviour.Helpers):
+    reader = None
+
+    def counted(self):
+        return self.reader.store(self.driver).counted
+
+    def grown(self, before):
+        """{field: growth} of the counters since ``before``, the
+        non-zero ones ('le:<bound>' for the buckets)."""
+        after = self.counted()
+        found = {'le:%s' % ('inf' if bound is None else bound):
+                 after.buckets[bound] - before.buckets[bound]
+                 for bound in after.buckets}
+        found.update((name, getattr(after, name) - getattr(before, name))
+                     for name in after._fields[1:])
+        return {name: value for name, value in found.items() if value}
+
+    def test_claims_of_messages_posted_without_delay_count_nothing(self):
+        before = self.counted()
+        self.post(0, 0, None)
+        self.assertEqual(3, len(self.claim()[1]))
+        self.assertEqual({}, self.grown(before))
+
+    def test_claims_of_delayed_messages_count_their_lateness(self):
+        before = self.counted()
+        # Posted together (the mongodb store tells a delayed message by
+        # its id's time, the wall clock): two due in 10 s, one now.
+        self.post(10, 10, 0)
+        self.assertEqual(1, len(self.claim()[1]))
+        timeutils.advance_time_seconds(13)
+        self.assertEqual(1, len(self.claim(limit=1)[1]))
+        timeutils.advance_time_seconds(40)
+        self.assertEqual(1, len(self.claim()[1]))
+        # 3 s late (bucket 5) and 43 s late (bucket 60); the message
+        # posted without a delay is not counted.
+        self.assertEqual({'le:5': 1, 'le:60': 1, 'lateness': 46,
+                          'claims': 2}, self.grown(before))
+
+    def test_releases_with_backoff_and_dead_letters_are_counted(self):
+        before = self.counted()
+        dlq = self.queue + '-dlq'
+        self.queues.create(dlq, project=PROJECT)
+        self.queues.set_metadata(self.queue, {
+            retry.KEY: {'initial': 5}, '_max_claim_count': 1,
+            '_dead_letter_queue': dlq}, project=PROJECT)
+        self.post(0, 0)
+        claim_id, _ = self.claim()
+        self.claims.delete(self.queue, claim_id, project=PROJECT)
+        self.assertEqual({'released': 2}, self.grown(before))
+        # Due again 5 s later: the claim that takes them moves them.
+        timeutils.advance_time_seconds(5)
+        self.assertEqual([], self.claim()[1])
+        self.assertEqual(2, len(self.claim(queue=dlq)[1]))
+        # Their backoff made them delayed messages: their claim, at
+        # their due time, is counted with a lateness of 0.
+        self.assertEqual({'released': 2, 'dead_lettered': 2, 'le:0': 2,
+                          'claims': 2}, self.grown(before))

@@ -1,0 +1,10 @@
+"""The metrics counters of ``mongodb.delay`` (storage/mongodb/counters)."""
+
+from tests.common import counters
+from tests.fixtures import mongodb_store
+from zaqar_delay.metrics import mongodb as reader
+
+
+class MongoCountersTest(counters.CounterBehaviour,
+                        mongodb_store.DelayTestBase):
+    reader = reader
