@@ -219,10 +219,15 @@ class DelayMessages:
         update = ([updates.given_back(history.RELEASED, now),
                    {'$set': {'c.id': None, 'c.e': now}}] +
                   updates.give_back(now, now))
-        # Those with a retry backoff first, to count them (counters).
-        backoff = collection.update_many(
-            dict(held, **{'c.b': {'$gt': 0}}), update).modified_count
-        collection.update_many(held, update)
+        # A claim sets a backoff wait (c.b) on all its messages or on
+        # none (the queue's _retry_backoff when it claimed): one update
+        # releases a claim without one; only when that finds nothing does
+        # a second release those with one, counted (counters).
+        if collection.update_many(
+                dict(held, **{'c.b': {'$not': {'$gt': 0}}}),
+                update).modified_count:
+            return
+        backoff = collection.update_many(held, update).modified_count
         counters.add(self.driver, {'released_backoff': backoff})
 
     def first(self, queue_name, project=None, sort=1):
