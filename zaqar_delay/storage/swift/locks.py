@@ -190,7 +190,9 @@ def _bid(client, container, name, holder, door, now):
 
 
 def _unbid(client, container, name):
-    with responses.tolerating(responses.NOT_FOUND):
+    # 409: a newer bid was written after this DELETE was timestamped;
+    # it is not ours to delete.
+    with responses.tolerating(responses.NOT_FOUND, responses.CONFLICT):
         client.delete_object(bids(container), name)
 
 
@@ -221,8 +223,10 @@ def taking(held):
 
 def release(client, container, name, expires):
     """Delete the lock at ``name`` if it still expires at ``expires``
-    (nobody renewed or retook it); gone already is fine."""
-    with responses.tolerating(responses.NOT_FOUND,
+    (nobody renewed or retook it); gone already is fine, and so is a
+    409: Swift's answer when the lock was written again after this
+    DELETE was timestamped (a racing take), which must stay."""
+    with responses.tolerating(responses.NOT_FOUND, responses.CONFLICT,
                               responses.PRECONDITION_FAILED):
         client.delete_object(container, name,
                              headers={'X-If-Delete-At': str(int(expires))})

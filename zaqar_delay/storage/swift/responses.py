@@ -6,7 +6,9 @@ import swiftclient
 
 BAD_REQUEST = 400           # e.g. an X-Delete-At already in Swift's past
 NOT_FOUND = 404
-CONFLICT = 409              # a container that still holds objects
+# A container that still holds objects; a DELETE older than the object's
+# last write.
+CONFLICT = 409
 PRECONDITION_FAILED = 412   # a create-only write, or X-If-Delete-At
 
 
