@@ -6,7 +6,8 @@ schedules) and, per schedule, its ``after`` (``ticks``). A pass takes
 the queues due (each for ``lease`` seconds, so that one dispatcher
 looks at a queue at a time), reads each one's ``_schedules`` metadata,
 posts the ticks ``ticks.plan`` gives through the driver's message
-controller, then writes the new ``after``s and the next look.
+controller, then writes the new ``after``s, when it wrote them
+(``ticks.PASSED``, kept with the afters) and the next look.
 
 Exactly one message per tick: a tick's message has the identity
 ``schedule <name> <tick>`` (``dedup.IDENTITY``), so a tick posted by
@@ -130,12 +131,15 @@ class Ticker:
         olds = self.store.afters_of(taken)
         done = self._pool().map(self._tick_logged, taken, olds,
                                 [now] * len(taken))
-        records = []
-        for (queue, project), found in zip(taken, done):
-            if found is not None:
-                afters, look = found
-                records.append((queue, project, afters, look,
-                                now + self.lease))
+        records = [(queue, project, afters, look, now + self.lease)
+                   for (queue, project), (afters, look) in zip(
+                       taken, done) if afters is not None]
+        # When the afters are recorded, the posts acknowledged: a pass
+        # that comes at most ticks.LATE later is on time (ticks.plan).
+        passed = int(self.clock())
+        for _, _, afters, _, _ in records:
+            if afters:
+                afters[ticks.PASSED] = passed
         self.store.advance_all(records)
 
     def _tick_logged(self, taken, old, now):
@@ -145,7 +149,7 @@ class Ticker:
         except Exception:
             LOG.exception('schedules of %s/%s: the pass failed; again in '
                           '%d s', project, queue, self.lease)
-            return None
+            return None, None
 
     def tick(self, queue, project, old, now):
         """Post one queue's due ticks at ``now``, its schedules' afters
@@ -159,7 +163,8 @@ class Ticker:
         afters, posts = {}, []
         for schedule in schedules:
             due, afters[schedule.name] = ticks.plan(
-                schedule, old.get(schedule.name), now)
+                schedule, old.get(schedule.name), now,
+                old.get(ticks.PASSED), self.lease)
             metrics.ticks_planned(schedule, old.get(schedule.name),
                                   afters[schedule.name], due)
             if due:

@@ -12,7 +12,8 @@ kept strictly increasing in UTC, so no instant fires twice.
 
 A schedule's state is one number, ``after``: every tick up to it was
 handled (posted, or skipped as ``catch_up`` says). ``plan`` gives the
-ticks a pass posts and the new ``after``.
+ticks a pass posts and the new ``after``. Beside the schedules' afters,
+a queue's state holds ``PASSED``: when the last pass recorded them.
 """
 
 import datetime
@@ -22,6 +23,9 @@ import cronsim
 # A tick found later than this (seconds) was missed: the dispatchers
 # were down. ``catch_up: none`` skips it.
 LATE = 5
+# The key, beside the schedules' names (which have no ``:``), of when a
+# pass recorded a queue's afters.
+PASSED = ':passed'
 
 
 def _local(timestamp, zone):
@@ -68,23 +72,31 @@ def recent(schedule, after, now, limit):
     return found[::-1]
 
 
-def plan(schedule, after, now):
+def plan(schedule, after, now, passed=None, lease=0):
     """(ticks to post, new ``after``) for a pass at ``now``.
 
     ``after`` None: the schedule is new, and starts now (nothing before
     it is posted). Otherwise the ticks in ``(after, now]`` are due. Those
-    at most ``LATE`` seconds old are on time: every mode posts each of
-    them (a pass that runs a few seconds late loses no tick). The older
-    ones were missed (every dispatcher was down): ``none`` skips them,
-    ``latest`` posts the most recent tick only when none is on time, and
-    ``all`` posts the latest ``max_catch_up`` ticks, missed or not.
+    on time are posted in every mode: a tick at most ``LATE`` seconds
+    old, and every tick since the previous pass could have begun when
+    that pass recorded its afters (at ``passed``, its lease ``lease``
+    seconds long) at most ``LATE`` seconds before ``now``: a slow pass
+    holds the queue while ticks fall due, and the next pass is late
+    without any dispatcher being down. The other ticks were missed
+    (every dispatcher was down): ``none`` skips them, ``latest`` posts
+    the most recent tick only when none is on time, and ``all`` posts
+    the latest ``max_catch_up`` ticks, missed or not.
     """
     if after is None:
         return [], now
     if schedule.catch_up == 'all':
         due = recent(schedule, after, now, schedule.max_catch_up)
     else:
-        due = recent(schedule, max(after, now - LATE - 1), now, LATE + 1)
+        since = now
+        if passed is not None and now - passed <= LATE:
+            since = min(now, passed) - lease
+        due = recent(schedule, max(after, since - LATE - 1), now,
+                     now - since + LATE + 1)
         if not due and schedule.catch_up == 'latest':
             due = recent(schedule, after, now, 1)
     if due:

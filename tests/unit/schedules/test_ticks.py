@@ -158,6 +158,25 @@ class PlanTest(testtools.TestCase):
         self.assertEqual(([1002, 1004, 1006, 1008], 1008),
                          ticks.plan(every(2, 'all'), 1000, 1008))
 
+    def test_ticks_since_a_pass_recorded_late_are_on_time(self):
+        # The previous pass recorded at 1006 (it began at most a lease
+        # before): at 1010, 1002 is 8 s old but not missed, in any mode.
+        for mode in definition.CATCH_UP:
+            self.assertEqual(([1002, 1004, 1006, 1008, 1010], 1010),
+                             ticks.plan(every(2, mode), 1000, 1010, 1006,
+                                        30))
+        # Recorded more than LATE before the pass: the dispatchers were
+        # down in between, and 1002 was missed.
+        self.assertEqual(([1006, 1008, 1010], 1010), ticks.plan(
+            every(2, 'none'), 1000, 1010, 1004, 30))
+
+    def test_ticks_on_time_after_a_pass_are_bounded_by_its_lease(self):
+        now = 10 ** 9
+        due, after = ticks.plan(every(1), 0, now, now - 1, 30)
+        self.assertEqual(list(range(now - 1 - 30 - ticks.LATE, now + 1)),
+                         due)
+        self.assertEqual(now, after)
+
     def test_catch_up_after_downtime(self):
         # Down from 60 to 130: ticks 120 and 180... every 60 s.
         after, now = 0, 130
