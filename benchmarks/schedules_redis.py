@@ -87,7 +87,7 @@ def _define(control, data, size, per_queue, look_at):
         control.queue_controller.create(queue, project=PROJECT)
         control.queue_controller.set_metadata(
             queue, {'_schedules': schedules}, project=PROJECT)
-        data.schedule_store.touch(queue, PROJECT, look_at)
+        data.schedule_store.touch(queue, PROJECT, look_at, look_at)
         queues.append(queue)
     return queues
 
@@ -130,7 +130,7 @@ def _one_size(url, dbs, size, args):
     dispatcher.ticker.messages = timed
     now = int(time.time())
     for queue in queues:
-        data.schedule_store.touch(queue, PROJECT, now)
+        data.schedule_store.touch(queue, PROJECT, now, now)
     _run(dispatcher, args.seconds)
     late = sorted(timed.late)
     twice = sum(1 for count in timed.identities.values() if count > 1)

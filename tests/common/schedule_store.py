@@ -29,8 +29,16 @@ class ScheduleStoreBehaviour(behaviour.Helpers):
     def take(self, at, limit=10):
         return self.store.take(self.t + at, limit, LEASE)
 
-    def touch(self, at, queue=None, project=PROJECT):
-        self.store.touch(queue or self.name, project, self.t + at)
+    def touch(self, at, queue=None, project=PROJECT, defined=None):
+        """Set the schedules at ``defined`` (default: a second before
+        ``at``, as the metadata check does) and look at ``at``."""
+        defined = at - 1 if defined is None else defined
+        self.store.touch(queue or self.name, project, self.t + at,
+                         self.t + defined)
+
+    def defined(self, project=PROJECT):
+        found = self.store.defined(self.name, project)
+        return None if found is None else found - self.t
 
     def advance(self, afters, next_look, held, project=PROJECT):
         return self.store.advance(
@@ -38,8 +46,11 @@ class ScheduleStoreBehaviour(behaviour.Helpers):
             None if next_look is None else self.t + next_look, self.t + held)
 
     def afters(self, project=PROJECT):
+        """The schedules' afters (not the keys a store may keep beside
+        them, which start with ``:``)."""
         return {k: v - self.t for k, v in
-                self.store.afters(self.name, project).items()}
+                self.store.afters(self.name, project).items()
+                if not k.startswith(':')}
 
     def next_tick(self, project=PROJECT):
         found = self.store.next_tick(self.name, project)
@@ -133,3 +144,29 @@ class ScheduleStoreBehaviour(behaviour.Helpers):
         self.assertEqual({}, self.afters('other'))
         self.assertEqual(200, self.next_tick())
         self.assert_lease_shown(100 + LEASE, 'other')
+
+    def test_touch_records_when_the_schedules_were_set(self):
+        self.assertIsNone(self.defined())
+        self.touch(100, defined=99)
+        self.assertEqual(99, self.defined())
+        self.assertIsNone(self.defined('other'))
+        self.touch(200, defined=150)
+        self.assertEqual(150, self.defined())
+
+    def test_a_set_during_a_pass_is_kept(self):
+        # The pass read the afters before the schedules were set again:
+        # what it records (the time it read back, as the ticker does)
+        # leaves the newer time.
+        self.touch(100, defined=99)
+        self.take(100)
+        read = self.store.afters(self.name, PROJECT)
+        self.touch(105, defined=104)
+        self.store.advance(self.name, PROJECT, dict(read, s=self.t + 100),
+                           self.t + 160, self.t + 100 + LEASE)
+        self.assertEqual(104, self.defined())
+        self.assertEqual([(self.name, PROJECT)], self.take(105))
+        read = self.store.afters(self.name, PROJECT)
+        self.assertTrue(self.store.advance(
+            self.name, PROJECT, dict(read, s=self.t + 105), self.t + 160,
+            self.t + 105 + LEASE))
+        self.assertEqual(104, self.defined())

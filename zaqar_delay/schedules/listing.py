@@ -28,7 +28,7 @@ def rows(ticker, queue, project):
     afters = ticker.store.afters(queue, project)
     found = []
     for schedule in definition.of_queue(metadata, ticker.max_ttl):
-        after = afters.get(schedule.name)
+        after = afters.get(ticks.key(schedule))
         last = next_tick = None
         if after is not None:
             handled = ticks.recent(schedule, -1, after, 1)

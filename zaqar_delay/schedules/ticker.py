@@ -19,8 +19,11 @@ done, and per queue its metadata read and one post; an idle pass is
 one take.
 
 Store interface (``storage/<backend>/schedules.py``): ``touch(queue,
-project, at)``, ``take(now, limit, lease)`` -> [(queue, project)],
-``afters(queue, project)`` -> {name: after}, ``afters_of(taken)`` -> the
+project, at, defined)`` (look at ``at``; the schedules were set at
+``defined``), ``defined(queue, project)`` -> the ``defined`` of the
+latest touch, or None, ``take(now, limit, lease)`` -> [(queue,
+project)], ``afters(queue, project)`` -> {``ticks.key``: after, and
+``ticks.PASSED``, perhaps ``ticks.DEFINED``}, ``afters_of(taken)`` -> the
 same for each (queue, project), ``advance_all([(queue, project, afters,
 next_look, held), ...])``,
 ``advance(queue, project, afters, next_look or None, held)`` (afters
@@ -161,12 +164,22 @@ class Ticker:
             metadata = {}
         schedules = definition.of_queue(metadata, self.max_ttl)
         afters, posts = {}, []
+        defined = None
+        if any(ticks.key(schedule) not in old for schedule in schedules):
+            # Read after the metadata: when that version (or a later
+            # one) was set. New schedules start then.
+            defined = self.store.defined(queue, project)
         for schedule in schedules:
-            due, afters[schedule.name] = ticks.plan(
-                schedule, old.get(schedule.name), now,
-                old.get(ticks.PASSED), self.lease)
-            metrics.ticks_planned(schedule, old.get(schedule.name),
-                                  afters[schedule.name], due)
+            after = old.get(ticks.key(schedule))
+            if after is None and defined is not None:
+                after = defined - 1
+            elif after is None:
+                # Kept by name before the schedules were last set.
+                after = old.get(schedule.name)
+            due, afters[ticks.key(schedule)] = ticks.plan(
+                schedule, after, now, old.get(ticks.PASSED), self.lease)
+            metrics.ticks_planned(schedule, after,
+                                  afters[ticks.key(schedule)], due)
             if due:
                 posts += [message(schedule, tick) for tick in due]
                 metrics.ticks_posted(now, due)
@@ -175,6 +188,8 @@ class Ticker:
             for start in range(0, len(posts), POST_BATCH):
                 self.messages.post(queue, posts[start:start + POST_BATCH],
                                    CLIENT_ID, project)
+        if afters and ticks.DEFINED in old:
+            afters[ticks.DEFINED] = old[ticks.DEFINED]  # kept, if there
         return afters, ticks.next_look(schedules, afters)
 
     def next_due(self):

@@ -12,11 +12,16 @@ kept strictly increasing in UTC, so no instant fires twice.
 
 A schedule's state is one number, ``after``: every tick up to it was
 handled (posted, or skipped as ``catch_up`` says). ``plan`` gives the
-ticks a pass posts and the new ``after``. Beside the schedules' afters,
+ticks a pass posts and the new ``after``. A schedule's after is kept
+under its ``key``, which changes with when it fires: a schedule whose
+``cron``, ``every`` or ``timezone`` changed is new, and (as a schedule
+just added) starts at the time its metadata was set, its first tick
+being the first at or after that time. Beside the schedules' afters,
 a queue's state holds ``PASSED``: when the last pass recorded them.
 """
 
 import datetime
+import hashlib
 
 import cronsim
 
@@ -26,6 +31,17 @@ LATE = 5
 # The key, beside the schedules' names (which have no ``:``), of when a
 # pass recorded a queue's afters.
 PASSED = ':passed'
+# The key of when the queue's schedules were last set, where a store
+# keeps it beside the afters.
+DEFINED = ':defined'
+
+
+def key(schedule):
+    """The key of a schedule's after: its name and a digest of when it
+    fires (a body, ttl or catch_up change keeps it)."""
+    timing = repr((schedule.cron, schedule.every, str(schedule.zone)))
+    return '%s@%s' % (schedule.name,
+                      hashlib.sha256(timing.encode()).hexdigest()[:12])
 
 
 def _local(timestamp, zone):
@@ -107,8 +123,9 @@ def plan(schedule, after, now, passed=None, lease=0):
 
 def next_look(schedules, afters):
     """When a pass should look at a queue again: the earliest next tick
-    of its schedules (``afters``: name -> after); None if none fires."""
-    found = [next_after(s, afters[s.name]) for s in schedules
-             if afters.get(s.name) is not None]
+    of its schedules (``afters``: ``key`` -> after); None if none
+    fires."""
+    found = [next_after(s, afters[key(s)]) for s in schedules
+             if afters.get(key(s)) is not None]
     found = [tick for tick in found if tick is not None]
     return min(found) if found else None

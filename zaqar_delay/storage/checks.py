@@ -13,6 +13,7 @@ where a driver refuses a value (``retry.of_queue``).
 """
 
 import logging
+import math
 
 from zaqar.conf import transport
 
@@ -74,8 +75,10 @@ class QueueMetadataCheck:
 
     Metadata with ``_schedules`` puts the queue in the driver's schedule
     index, to be looked at a second later (once the metadata is
-    written): a change takes effect at the next tick. A queue whose
-    schedules are removed leaves the index at its next look.
+    written), recording when it was set: a schedule added or whose
+    timing changed starts at its first tick at or after then; a
+    queue whose schedules are removed leaves the index at its next
+    look.
     """
 
     def __init__(self, driver, control_driver):
@@ -88,8 +91,9 @@ class QueueMetadataCheck:
     def _index(self, name, metadata, project):
         if definition.KEY in (metadata or {}) and getattr(
                 self.driver, 'schedule_class', None) is not None:
+            now = self.driver.clock()
             self.driver.schedule_store.touch(
-                name, project, int(self.driver.clock()) + 1)
+                name, project, int(now) + 1, math.ceil(now))
 
     def create(self, name, metadata=None, project=None):
         try:

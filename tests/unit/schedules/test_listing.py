@@ -7,18 +7,22 @@ import types
 from zaqar.storage import errors
 import testtools
 
+from zaqar_delay.schedules import definition
 from zaqar_delay.schedules import listing
+from zaqar_delay.schedules import ticks
 
 
 class ListingTest(testtools.TestCase):
 
     def ticker(self):
+        seen = definition.parse(
+            [{'name': 'seen', 'every': 60, 'body': 1}], 3600)[0]
         metadata = {('q.1', 'p.1'): {'_schedules': [
             {'name': 'seen', 'every': 60, 'body': 1},
             {'name': 'new', 'cron': '0 2 * * *', 'timezone': 'Europe/Paris',
              'body': 2, 'catch_up': 'all'}]}}
         store = types.SimpleNamespace(
-            afters=lambda queue, project: {'seen': 150} if (
+            afters=lambda queue, project: {ticks.key(seen): 150} if (
                 queue, project) == ('q.1', 'p.1') else {},
             listed=lambda limit: [('q.1', 'p.1', 180), ('gone', None, 200)])
 

@@ -1,5 +1,6 @@
 """The schedule pass, on an in-memory store, with an injected clock."""
 
+import math
 import types
 
 from oslo_config import cfg
@@ -15,10 +16,14 @@ class Store:
     """The schedule index interface, in memory."""
 
     def __init__(self):
-        self.looks, self.state = {}, {}
+        self.looks, self.state, self.set_at = {}, {}, {}
 
-    def touch(self, queue, project, at):
+    def touch(self, queue, project, at, defined):
         self.looks[queue, project] = at
+        self.set_at[queue, project] = defined
+
+    def defined(self, queue, project):
+        return self.set_at.get((queue, project))
 
     def take(self, now, limit, lease):
         due = sorted((at, key) for key, at in self.looks.items()
@@ -96,10 +101,18 @@ class TickerTest(testtools.TestCase):
     def ticker(self, lease=30):
         return ticker.Ticker(self.driver, self.queues, lease, 10)
 
-    def define(self, queue, *schedules, project='p.1'):
+    def define(self, queue, *schedules, project='p.1', at=None):
+        """Set the queue's schedules at ``at`` (default: within the
+        current second), as the metadata check does."""
+        at = self.now + 0.5 if at is None else at
         self.queues.metadata[queue, project] = {'_schedules': list(
             schedules)}
-        self.store.touch(queue, project, self.now + 1)
+        self.store.touch(queue, project, int(at) + 1, math.ceil(at))
+
+    def afters(self, queue='q.1', project='p.1'):
+        """The stored afters, by schedule name (or reserved key)."""
+        return {name.split('@')[0]: after for name, after in
+                self.store.afters(queue, project).items()}
 
     def ticks(self, queue='q.1'):
         return [body['tick'] for (name, _, _), body in self.messages.posted
@@ -115,7 +128,7 @@ class TickerTest(testtools.TestCase):
         self.define('q.1', {'name': 's', 'every': 2, 'body': {'n': 1}})
         tickers = [self.ticker() for _ in range(3)]
         self.run_until(1021, *tickers)
-        # Seen at 1001: ticks after it, up to 1021.
+        # Set at 1000.5: ticks from it, up to 1021.
         self.assertEqual(['1970-01-01T00:%02d:%02dZ' % divmod(t, 60)
                           for t in range(1002, 1022, 2)], self.ticks())
         (_, body) = self.messages.posted[0]
@@ -169,7 +182,7 @@ class TickerTest(testtools.TestCase):
         self.run_until(1018, one)
         self.assertEqual(['1970-01-01T00:%02d:%02dZ' % divmod(t, 60)
                           for t in range(1002, 1019, 2)], self.ticks())
-        self.assertEqual(1018, self.store.afters('q.1', 'p.1')[':passed'])
+        self.assertEqual(1018, self.afters()[':passed'])
 
     def test_a_pass_past_its_lease_moves_no_schedule_back(self):
         # A pass stalls past its lease, another takes the queue and
@@ -198,7 +211,7 @@ class TickerTest(testtools.TestCase):
         self.assertEqual(1, slow.run_once())
         self.assertEqual(['schedule s %d' % t
                           for t in (1004, 1006, 1008, 1010)], posts)
-        self.assertEqual(1010, self.store.afters('q.1', 'p.1')['s'])
+        self.assertEqual(1010, self.afters()['s'])
         del posts[:]
         self.run_until(1012, fast)
         self.assertEqual(['schedule s 1012'], posts)
@@ -207,11 +220,54 @@ class TickerTest(testtools.TestCase):
         self.define('q.1', {'name': 's', 'every': 2, 'body': 1})
         one = self.ticker()
         self.run_until(1004, one)
-        self.queues.metadata['q.1', 'p.1'] = {'_schedules': [
-            {'name': 's', 'every': 5, 'body': 2}]}
+        self.define('q.1', {'name': 's', 'every': 5, 'body': 2})
         self.run_until(1016, one)
         self.assertEqual([1002, 1004, 1005, 1010, 1015], [
             int(t[-3:-1]) + 60 * int(t[-6:-4]) for t in self.ticks()])
+
+    def seconds(self, queue='q.1'):
+        return [int(t[-3:-1]) + 60 * int(t[-6:-4])
+                for t in self.ticks(queue)]
+
+    def test_a_new_schedule_starts_when_it_was_set(self):
+        # Set at 1000.5, first seen by a pass at 1003: its first tick is
+        # 1001, the first at or after 1000.5.
+        self.define('q.1', {'name': 's', 'every': 1, 'body': 1}, at=1000.5)
+        self.now = 1003
+        self.ticker().run_once()
+        self.assertEqual([1001, 1002, 1003], self.seconds())
+
+    def test_a_changed_schedule_starts_when_it_was_changed(self):
+        # every 2 up to 1010, changed to every 3 at 1011.5 and seen at
+        # 1014: 1011 is before the change, 1012 the old timing's.
+        self.define('q.1', {'name': 's', 'every': 2, 'body': 1})
+        one = self.ticker()
+        self.run_until(1011, one)
+        self.define('q.1', {'name': 's', 'every': 3, 'body': 2},
+                    at=1011.5)
+        self.now = 1014
+        one.run_once()
+        self.run_until(1018, one)
+        self.assertEqual([1002, 1004, 1006, 1008, 1010, 1014, 1017],
+                         self.seconds())
+
+    def test_an_after_kept_by_name_goes_on(self):
+        # Stored by a version that kept afters by name, with no time
+        # recorded for when the schedules were set.
+        self.queues.metadata['q.1', 'p.1'] = {'_schedules': [
+            {'name': 's', 'every': 2, 'body': 1}]}
+        self.store.looks['q.1', 'p.1'] = 1003
+        self.store.state['q.1', 'p.1'] = {'s': 1000}
+        self.run_until(1005, self.ticker())
+        self.assertEqual([1002, 1004], self.seconds())
+
+    def test_a_body_change_keeps_the_schedule_going(self):
+        self.define('q.1', {'name': 's', 'every': 2, 'body': 1})
+        one = self.ticker()
+        self.run_until(1003, one)
+        self.define('q.1', {'name': 's', 'every': 2, 'body': 2}, at=1003.5)
+        self.run_until(1006, one)
+        self.assertEqual([1002, 1004, 1006], self.seconds())
 
     def test_removed_schedules_and_deleted_queues_leave_the_index(self):
         self.define('q.1', {'name': 's', 'every': 2, 'body': 1})

@@ -203,7 +203,15 @@ class PlanTest(testtools.TestCase):
         self.assertEqual(due[-1], after)
 
     def test_next_look_is_the_earliest_next_tick(self):
-        schedules = [every(10), every(7)._replace(name='f')]
-        self.assertEqual(105, ticks.next_look(schedules,
-                                              {'e': 100, 'f': 100}))
-        self.assertEqual(110, ticks.next_look(schedules, {'e': 100}))
+        e, f = every(10), every(7)._replace(name='f')
+        self.assertEqual(105, ticks.next_look(
+            [e, f], {ticks.key(e): 100, ticks.key(f): 100}))
+        self.assertEqual(110, ticks.next_look([e, f], {ticks.key(e): 100}))
+
+    def test_a_key_changes_with_when_a_schedule_fires_only(self):
+        e = every(10)
+        self.assertEqual(ticks.key(e), ticks.key(e._replace(
+            body=2, ttl=60, catch_up='all', max_catch_up=1)))
+        self.assertNotEqual(ticks.key(e), ticks.key(e._replace(every=11)))
+        self.assertNotEqual(ticks.key(e), ticks.key(e._replace(name='f')))
+        self.assertTrue(ticks.key(e).startswith('e@'))

@@ -110,7 +110,9 @@ class QueueMetadataCheckTest(testtools.TestCase):
         stage.create('q.1', good, 'p')
         stage.set_metadata('q.2', good, None)
         stage.set_metadata('q.3', {'other': 1}, None)
-        self.assertEqual([('q.1', 'p', 101), ('q.2', None, 101)], touched)
+        # Looked at a second later; set at 100.5, so from tick 101.
+        self.assertEqual([('q.1', 'p', 101, 101), ('q.2', None, 101, 101)],
+                         touched)
 
     def test_history_ttl_is_checked_against_its_maximum(self):
         self.stage_conf.set_override('max_history_ttl', 3600, 'delay')

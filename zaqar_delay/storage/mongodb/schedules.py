@@ -9,7 +9,9 @@ Field      Holds
 ``_id``    ``<queue>/<project>`` (queue names have no ``/``)
 ``q p``    the queue name and project (None: no project)
 ``n``      when to look at its schedules next (or a lease's end)
-``a``      ``[[schedule name, after], ...]`` (names may have dots)
+``a``      ``[[schedule key, after], ...]`` (``ticks.key``: may have
+           dots), ``:passed`` among them
+``d``      when the queue's schedules were last set (``touch``)
 =========  ==========================================================
 
 A pass takes due documents one guarded update each (``n <= now``
@@ -44,11 +46,23 @@ class Schedules:
 
     @utils.raises_conn_error
     @utils.retries_on_autoreconnect
-    def touch(self, queue, project, at):
-        """Look at the queue's schedules at ``at``."""
+    def touch(self, queue, project, at, defined):
+        """Look at the queue's schedules at ``at``; they were set at
+        ``defined``."""
         self._collection().update_one(
             {'_id': _id(queue, project)},
-            {'$set': {'n': at, 'q': queue, 'p': project}}, upsert=True)
+            {'$set': {'n': at, 'q': queue, 'p': project, 'd': defined}},
+            upsert=True)
+
+    @utils.raises_conn_error
+    @utils.retries_on_autoreconnect
+    def defined(self, queue, project):
+        """When the queue's schedules were last set (``touch``), or
+        None."""
+        doc = self._collection().find_one({'_id': _id(queue, project)},
+                                          projection={'d': 1})
+        found = (doc or {}).get('d')
+        return None if found is None else int(found)
 
     @utils.raises_conn_error
     @utils.retries_on_autoreconnect

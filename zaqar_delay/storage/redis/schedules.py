@@ -6,8 +6,11 @@ Key                                    Type           Holds
 ``zaqar_delay.schedules``              zset           ``<queue>/<project>``
                                                       scored by its next
                                                       look (or lease end)
-``<project>.<queue>.delay.schedules``  hash           schedule name ->
-                                                      ``after`` (seconds)
+``<project>.<queue>.delay.schedules``  hash           schedule key
+                                                      (``ticks.key``) ->
+                                                      ``after`` (seconds);
+                                                      ``:passed``,
+                                                      ``:defined``
 =====================================  =============  ====================
 
 A pass takes due members with ``schedule_take.lua`` (O(log n + limit)),
@@ -19,6 +22,7 @@ look is written only while the pass still holds the queue).
 from zaqar.storage.redis import utils
 
 from zaqar_delay import pending
+from zaqar_delay.schedules import ticks
 from zaqar_delay.storage.redis import keys
 from zaqar_delay.storage.redis import scripting
 from zaqar_delay.storage.redis import zsets
@@ -48,9 +52,23 @@ class Schedules:
 
     @utils.raises_conn_error
     @utils.retries_on_connection_error
-    def touch(self, queue, project, at):
-        """Look at the queue's schedules at ``at``."""
-        self._client.zadd(keys.SCHEDULES, {member(queue, project): at})
+    def touch(self, queue, project, at, defined):
+        """Look at the queue's schedules at ``at``; they were set at
+        ``defined``. One transaction."""
+        with self._client.pipeline() as pipe:
+            pipe.zadd(keys.SCHEDULES, {member(queue, project): at})
+            pipe.hset(keys.schedule_afters(queue, project), ticks.DEFINED,
+                      defined)
+            pipe.execute()
+
+    @utils.raises_conn_error
+    @utils.retries_on_connection_error
+    def defined(self, queue, project):
+        """When the queue's schedules were last set (``touch``), or
+        None."""
+        found = self._client.hget(keys.schedule_afters(queue, project),
+                                  ticks.DEFINED)
+        return None if found is None else int(found)
 
     @utils.raises_conn_error
     @utils.retries_on_connection_error

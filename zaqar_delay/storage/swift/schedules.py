@@ -10,7 +10,10 @@ Container                        Objects
                                  the queue's schedules at ``<look>``
                                  (``%010d``), listed in look order
 ``zaqar_delay_schedule_state``   ``<member>``, JSON ``{"look": next look,
-                                 "a": {schedule name: after}}``
+                                 "a": {schedule key: after}}``
+                                 (``ticks.key``; ``:passed`` too)
+``zaqar_delay_schedule_defined`` ``<member>``: when the queue's schedules
+                                 were last set (``touch``), for a day
 ``zaqar_delay_schedule_leases``  ``<member>``: a ``locks`` lock, content
                                  the pass that holds the queue,
                                  ``X-Delete-At`` its lease's end
@@ -47,6 +50,8 @@ from zaqar_delay.storage.swift import responses
 
 LOOKS = 'zaqar_delay_schedules'
 STATE = 'zaqar_delay_schedule_state'
+DEFINED = 'zaqar_delay_schedule_defined'
+DEFINED_KEEP = 86400    # seconds a ``defined`` time is kept
 LEASES = 'zaqar_delay_schedule_leases'
 WORKERS = 8     # queues a take handles at once (Swift requests in flight)
 KEEP = 10 * 365 * 86400     # seconds a state object and an entry live
@@ -80,14 +85,27 @@ class Schedules:
         self._held = {}     # (member, lease end) -> taker: this process's
         self._lock = threading.Lock()
 
-    def touch(self, queue, project, at):
-        """Look at the queue's schedules at ``at``: one entry, and the
-        state object if the queue has none (create-only)."""
+    def touch(self, queue, project, at, defined):
+        """Look at the queue's schedules at ``at``, which were set at
+        ``defined``: when they were set, one entry, and the state object
+        if the queue has none (create-only)."""
         name = member(queue, project)
+        content = str(int(defined)).encode()
+        objects.put(self._client, DEFINED, name, content,
+                    timeutils.utcnow_ts() + DEFINED_KEEP,
+                    content_length=len(content))
         self._put_entry(at, name)
         locks.create(self._client, STATE, name,
                      jsonutils.dump_as_bytes({'look': at, 'a': {}}),
                      self._keep())
+
+    def defined(self, queue, project):
+        """When the queue's schedules were last set (``touch``, in the
+        last day), or None: one request."""
+        with responses.tolerating(responses.NOT_FOUND):
+            return int(self._client.get_object(
+                DEFINED, member(queue, project))[1])
+        return None
 
     def take(self, now, limit, lease):
         """Up to ``limit`` due queues, held for ``lease`` seconds: one

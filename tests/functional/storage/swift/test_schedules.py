@@ -15,7 +15,7 @@ class SwiftScheduleStoreTest(schedule_store.ScheduleStoreBehaviour,
         # The index is the store's, not a queue's: start it empty.
         client = self.driver.connection
         for container in (schedules.LOOKS, schedules.STATE,
-                          schedules.LEASES):
+                          schedules.LEASES, schedules.DEFINED):
             with responses.tolerating(responses.NOT_FOUND):
                 for obj in client.get_container(container,
                                                 full_listing=True)[1]:
