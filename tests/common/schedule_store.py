@@ -8,9 +8,14 @@ is its lease's end while a pass holds it (on swift, the next look the
 last pass recorded).
 """
 
+import datetime
+import math
+import types
+
 from oslo_utils import timeutils
 
 from tests.common import behaviour
+from zaqar_delay.schedules import ticker
 
 PROJECT = 'p.1:sched'   # dots and a colon: every name Zaqar accepts
 LEASE = 30
@@ -170,3 +175,56 @@ class ScheduleStoreBehaviour(behaviour.Helpers):
             self.name, PROJECT, dict(read, s=self.t + 105), self.t + 160,
             self.t + 105 + LEASE))
         self.assertEqual(104, self.defined())
+
+    # A pass (``ticker.Ticker``) over the store, on its clock ``self.at``.
+
+    def ticking(self, every, set_at):
+        """A queue with one ``every`` schedule set at ``t + set_at``,
+        and a Ticker on ``self.at`` (seconds from ``t``, made a multiple
+        of ``every``)."""
+        self.t -= self.t % every
+        self.queues.create(self.name, project=PROJECT)
+        self.queues.set_metadata(self.name, {'_schedules': [
+            {'name': 's', 'every': every, 'body': 1}]}, project=PROJECT)
+        self.touch(int(set_at) + 1, defined=math.ceil(set_at))
+        self.at = set_at
+        return ticker.Ticker(self.driver, self.queues, LEASE, 10,
+                             clock=lambda: self.t + self.at)
+
+    def posted(self):
+        """The ticks posted, from ``t``, in order."""
+        pages = self.messages.list(self.name, project=PROJECT, echo=True,
+                                   client_uuid=behaviour.OTHER_CLIENT,
+                                   limit=20)
+        return sorted(
+            int(datetime.datetime.strptime(
+                m['body']['tick'], '%Y-%m-%dT%H:%M:%SZ').replace(
+                    tzinfo=datetime.timezone.utc).timestamp()) - self.t
+            for m in next(pages))
+
+    def test_a_schedule_starts_when_it_was_set(self):
+        # Set at 100.5, first seen by a pass at 103.
+        one = self.ticking(1, 100.5)
+        self.at = 103
+        one.run_once()
+        self.assertEqual([101, 102, 103], self.posted())
+
+    def test_ticks_due_during_a_slow_pass_are_posted(self):
+        # A pass at 102 whose post is acknowledged at 112: the next pass,
+        # at 113, finds 104 to 112 due, older than LATE but on time.
+        one = self.ticking(2, 99.5)
+        self.at = 100
+        one.run_once()
+        post = one.messages.post
+
+        def slow(*args, **kwargs):
+            post(*args, **kwargs)
+            self.at = 112
+
+        one.messages = types.SimpleNamespace(post=slow)
+        self.at = 102
+        one.run_once()
+        one.messages = self.messages
+        self.at = 113
+        one.run_once()
+        self.assertEqual(list(range(100, 113, 2)), self.posted())

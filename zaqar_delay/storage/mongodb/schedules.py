@@ -51,7 +51,8 @@ class Schedules:
         ``defined``."""
         self._collection().update_one(
             {'_id': _id(queue, project)},
-            {'$set': {'n': at, 'q': queue, 'p': project, 'd': defined}},
+            {'$set': {'n': at, 'q': queue, 'p': project,
+                      'd': int(defined)}},
             upsert=True)
 
     @utils.raises_conn_error

@@ -58,7 +58,7 @@ class Schedules:
         with self._client.pipeline() as pipe:
             pipe.zadd(keys.SCHEDULES, {member(queue, project): at})
             pipe.hset(keys.schedule_afters(queue, project), ticks.DEFINED,
-                      defined)
+                      int(defined))
             pipe.execute()
 
     @utils.raises_conn_error
