@@ -219,10 +219,8 @@ class Index:
         objects.expire(self._client, self._names[kind], name, expires)
 
     def delete(self, kind, name, headers=None):
-        """Delete an entry; gone already, a failed condition, or a 409
-        (the entry was written again after Swift timestamped this
-        DELETE: by Swift's order, the delete came first) is fine."""
-        with responses.tolerating(responses.NOT_FOUND, responses.CONFLICT,
+        """Delete an entry; gone already, or a failed condition, is fine."""
+        with responses.tolerating(responses.NOT_FOUND,
                                   responses.PRECONDITION_FAILED):
             self._client.delete_object(self._names[kind], name,
                                        headers=headers)
