@@ -87,3 +87,15 @@ class SwiftScheduleMetadataTest(ScheduleMetadataTest):
             'message_store': 'swift.delay',
             'swift': services.keystone_swift().swift_store()}
         super().setUpClass()
+
+    def test_good_schedules_are_stored_and_show_a_next_tick(self):
+        # swift.delay checks _schedules but keeps no schedule index yet
+        # (doc/source/schedules.rst): no next_tick.
+        good = [_every()]
+        self.assertEqual(201, self.request('PUT', 'sched.good', {
+            '_schedules': good})[0])
+        status, body = self.request('GET', 'sched.good', None)
+        self.assertEqual(good, body['_schedules'])
+        status, stats = self.request('GET', 'sched.good/stats', None)
+        self.assertEqual(200, status)
+        self.assertNotIn('next_tick', stats)
