@@ -24,19 +24,12 @@ import time
 from zaqar.storage.redis import driver as upstream
 
 from benchmarks import common
+from benchmarks import redis_delay
 from tests.fixtures import services
 from zaqar_delay.storage.redis import driver as delay_driver
 from zaqar_delay.storage.redis import keys
 from zaqar_delay.storage.redis import scripting
 
-CONF = """
-[drivers:message_store:redis]
-uri = {url}?dbid={dbid}&socket_timeout=60
-[drivers:management_store:redis]
-uri = {url}?dbid={dbid}&socket_timeout=60
-[transport]
-max_message_delay = 604800
-"""
 QUEUES = ('counted', 'not-counted')
 PROJECT = common.PROJECT
 WAIT = 5
@@ -66,7 +59,7 @@ def main(argv=None):
     for queue in QUEUES:
         control, data = common.make_driver(
             delay_driver.DataDriver, upstream.ControlDriver,
-            CONF.format(url=server.url, dbid=9))
+            redis_delay.CONF.format(url=server.url, dbid=9, stages=''))
         control.queue_controller.create(queue, project=PROJECT)
         data.now = lambda: clock[0]
         found[queue] = data

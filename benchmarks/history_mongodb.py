@@ -25,20 +25,11 @@ import bson
 from zaqar.storage.mongodb import driver as upstream
 
 from benchmarks import common
+from benchmarks import mongodb_delay
 from tests.fixtures import services
 from zaqar_delay.storage.mongodb import driver as delay_driver
 from zaqar_delay.storage.mongodb import queries
 
-CONF = """
-[DEFAULT]
-unreliable = True
-[drivers:message_store:mongodb]
-uri = {url}
-database = {db}
-[drivers:management_store:mongodb]
-uri = {url}
-database = {db}_mgmt
-"""
 PROJECT = common.PROJECT
 MODES = ('mongodb', 'off', 'on')
 
@@ -81,13 +72,14 @@ def main(argv=None):
         os.environ['ZAQAR_DELAY_TEST_MONGODB_URL'] = args.url
     server = services.mongo_server()
     print('MongoDB server %s on %s' % (server.version, server.url))
+    conf = mongodb_delay.CONF
     drivers_ = {
-        'mongodb': common.make_driver(upstream.DataDriver,
-                                      upstream.ControlDriver, CONF.format(
-                                          url=server.url, db='hist_up')),
-        'delay': common.make_driver(delay_driver.DataDriver,
-                                    upstream.ControlDriver, CONF.format(
-                                        url=server.url, db='hist_delay'))}
+        'mongodb': common.make_driver(
+            upstream.DataDriver, upstream.ControlDriver,
+            conf.format(url=server.url, db='hist_up')),
+        'delay': common.make_driver(
+            delay_driver.DataDriver, upstream.ControlDriver,
+            conf.format(url=server.url, db='hist_delay'))}
     data = {'mongodb': drivers_['mongodb'][1], 'off': drivers_['delay'][1],
             'on': drivers_['delay'][1]}
     for mode in MODES:
