@@ -11,6 +11,9 @@ Object name                         Content (JSON)
 ``<t>.<us>.<message id>.<kind>``    the kind's fields, as on
                                     ``redis.delay`` (``body``: posted's
                                     body, decoded)
+``.<message id>.<kind>``            empty: the first writer of a
+                                    ``kind`` written once per message
+                                    (``ONCE``) made it
 ==================================  =====================================
 
 ``t`` is Zaqar's time of the event (ten digits, UNIX seconds) and ``us``
@@ -18,7 +21,12 @@ the writer's clock in microseconds (sixteen digits; for a
 ``posted`` event, when the post began: a claim can take the message
 before its ``posted`` event is written): a listing in
 name order, bounded by ``marker`` and ``end_marker``, reads a time range
-in time order. A message's posted content holds ``history_ttl`` (the
+in time order (markers sort before every event, ``.`` before the
+digits, and are left out). Two deletes of one message (with its claim)
+can both be answered 204 by Swift; each writes its ``deleted`` event
+only once it created the message's marker (``If-None-Match: *``, one
+PUT more), so that the loser, answered 412, writes none: one ``deleted``
+event per message. A message's posted content holds ``history_ttl`` (the
 queue's ``_history_ttl`` when it was posted); a message without it
 records nothing. Claims made while their queue had ``_history_ttl``
 have ids that start with ``HISTORY_CLAIM``, so that a delete with such
@@ -47,6 +55,7 @@ from zaqar_delay.history import replay
 from zaqar_delay.storage import common
 from zaqar_delay.storage import history as stored
 from zaqar_delay.storage.swift import idtime
+from zaqar_delay.storage.swift import locks
 from zaqar_delay.storage.swift import objects
 from zaqar_delay.storage.swift import parallel
 from zaqar_delay.storage.swift import responses
@@ -57,6 +66,8 @@ HISTORY_CLAIM = 'h-'        # ids of claims made on a queue with history
 PAGE = 10000                # Swift's largest listing
 # Events after which a message is gone by a change, not by its ttl.
 ENDS = (history.DELETED, history.DEAD_LETTERED)
+# Kinds recorded once per message, whoever races to record them.
+ONCE = (history.DELETED,)
 
 
 def container(queue, project):
@@ -82,11 +93,16 @@ def record(client, queue, project, keep, mid, kind, at=None, stamp=None,
     ttl) is above 0; nothing (no request) otherwise. ``at``: Zaqar's
     time of the change (default now); ``stamp``: the writer's clock when
     the change began (default now), which orders the events of one
-    second. One PUT."""
+    second. One PUT; for a kind of ``ONCE``, the marker's create first
+    (one PUT), and no event when another writer made it."""
     if not keep:
         return
     at = timeutils.utcnow_ts() if at is None else int(at)
     stamp = time.time() if stamp is None else stamp
+    if kind in ONCE and not locks.create(
+            client, container(queue, project), '.%s.%s' % (mid, kind), '',
+            at + keep):
+        return
     name = '%010d.%016d.%s.%s' % (at, int(stamp * 1e6), mid, kind)
     objects.put(client, container(queue, project), name,
                 jsonutils.dumps({key: '' if value is None else value
@@ -95,7 +111,8 @@ def record(client, queue, project, keep, mid, kind, at=None, stamp=None,
 
 
 def _names(client, queue, project, since, until):
-    marker = '' if since is None else '%010d' % since
+    # Past the markers (``.<message id>.<kind>``).
+    marker = '%010d' % max(since or 0, 0)
     end = None if until is None else '%010d' % (int(until) + 1)
     found = []
     while True:
@@ -104,7 +121,8 @@ def _names(client, queue, project, since, until):
             listed = client.get_container(
                 container(queue, project), marker=marker, end_marker=end,
                 limit=PAGE)[1]
-        found += [obj['name'] for obj in listed]
+        found += [obj['name'] for obj in listed
+                  if obj['name'][:1].isdigit()]
         if len(listed) < PAGE:
             return found
         marker = listed[-1]['name']

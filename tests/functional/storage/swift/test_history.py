@@ -78,12 +78,14 @@ class SwiftHistoryTest(zaqar_server.ServerTestCase):
             self.assertLess(time.time(), deadline, 'nothing to claim')
             time.sleep(0.2)
 
-    def objects(self, queue):
-        """(name, X-Delete-At) of the queue's event objects."""
+    def objects(self, queue, markers=False):
+        """(name, X-Delete-At) of the queue's event objects (or of its
+        markers, ``.<message id>.<kind>``)."""
         box = history.container(queue, PROJECT)
         return [(obj['name'], int(self.swift.head_object(
             box, obj['name'])['x-delete-at']))
-            for obj in self.swift.get_container(box)[1]]
+            for obj in self.swift.get_container(box)[1]
+            if obj['name'].startswith('.') == markers]
 
     def test_a_message_life_in_order_with_its_times(self):
         queue = self.dotted(self.name, _history_ttl=3600,
@@ -124,6 +126,9 @@ class SwiftHistoryTest(zaqar_server.ServerTestCase):
         kept = self.objects(self.name)
         self.assertEqual([e['at'] + 3600 for e in events],
                          [expires for _, expires in kept])
+        # The deleted event's marker expires with it.
+        self.assertEqual([('.%s.deleted' % mid, deleted['at'] + 3600)],
+                         self.objects(self.name, markers=True))
 
     def test_a_time_range_is_read_from_the_listing(self):
         queue = self.dotted(self.name, _history_ttl=3600)

@@ -2,8 +2,11 @@
 clock frozen: claim expiries, deletes without a claim, and what a
 failed request leaves (doc/source/history.rst, "On swift.delay")."""
 
+from unittest import mock
+
 from oslo_utils import timeutils
 import swiftclient
+from zaqar.storage import errors
 
 from tests.common import behaviour
 from tests.fixtures import faults
@@ -74,3 +77,31 @@ class SwiftHistoryEventsTest(behaviour.Helpers, swift_store.DelayTestBase):
         # The message is gone, its deleted event lost: the one event a
         # crash can add, documented.
         self.assertEqual(['posted', 'claimed', 'expired'], self.kinds())
+
+    def test_racing_deletes_record_one_deleted_event(self):
+        # Two deletes of one message with its claim, both past the lock
+        # check with the message read: the second runs whole just before
+        # the first's DELETE of the message. In Swift both DELETEs can
+        # be answered 204 (replicas), here the first gets 404: what the
+        # events are must not depend on it.
+        (mid,) = self.post(0)
+        claim_id, _ = self.claim()
+        delete = self.messages._delete
+        raced = []
+
+        def first(*args, **kwargs):
+            if not raced:
+                raced.append(mid)
+                self.messages.delete(self.queue, mid, PROJECT,
+                                     claim=claim_id)
+            delete(*args, **kwargs)
+
+        with mock.patch.object(self.messages, '_delete', first):
+            self.messages.delete(self.queue, mid, PROJECT, claim=claim_id)
+        self.assertEqual([mid], raced)
+        self.assertRaises(errors.MessageDoesNotExist, self.messages.get,
+                          self.queue, mid, PROJECT)
+        self.assertEqual([('posted', None), ('claimed', claim_id),
+                          ('deleted', claim_id)],
+                         [(kind, fields.get('claim'))
+                          for kind, _, fields in self.events()])
