@@ -128,18 +128,28 @@ class RedisHistoryTest(zaqar_server.ServerTestCase):
                           'dead_lettered'], [e['kind'] for e in events])
         self.assertEqual(dlq, events[-1]['to'])
 
-    def test_expired_unseen(self):
-        queue = self.dotted(self.name, _history_ttl=3600)
-        mid = queue.post([{'body': 'late', 'ttl': 60}])['resources'][0]
-        mid = mid.rsplit('/', 1)[-1]
+    def expire_now(self, mid):
+        """End message ``mid``'s life now, as its ttl would (redis: its
+        hash's expiry); when it ended (UNIX seconds)."""
         store = redis.Redis(port=self.stack.redis_port, db=0)
         self.assertTrue(store.pexpire(mid, 1))
         while store.exists(mid):
             time.sleep(0.05)
+        return int(time.time())
+
+    def test_expired_unseen(self):
+        queue = self.dotted(self.name, _history_ttl=3600)
+        mid = queue.post([{'body': 'late', 'ttl': 60}])['resources'][0]
+        mid = mid.rsplit('/', 1)[-1]
+        before = int(time.time())
+        ended = self.expire_now(mid)
         self.assertEqual([], list(queue.claim(ttl=60, grace=60)))
+        self.assertEqual([], list(queue.messages(echo=True)))
         events = self.history(self.name)
         self.assertEqual(['posted', 'expired'], [e['kind'] for e in events])
         self.assertEqual('', events[-1]['count'])     # never claimed
+        self.assertTrue(before <= events[-1]['at'] <= max(
+            ended, int(time.time())), events)
 
     def test_history_is_gone_after_its_ttl(self):
         queue = self.dotted(self.name, _history_ttl=5)

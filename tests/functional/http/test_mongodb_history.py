@@ -4,7 +4,9 @@ store (secantusdb unless ``ZAQAR_DELAY_TEST_MONGODB_URL`` names one).
 
 Retention is MongoDB's TTL monitor's, which runs once a minute (on
 secantusdb as on mongod): ``MongoHistoryRetentionTest`` waits for it and
-is a slow test; the fast tests check the document it will remove.
+is a slow test; the fast tests check the document it will remove. A
+message's expiry is ended early by setting its ``x`` (the expiry of a
+message that keeps history) to now.
 """
 
 import datetime
@@ -47,6 +49,16 @@ class _Mongo:
                 return doc
         return None
 
+    def expire_now(self, mid):
+        """End message ``mid``'s life now, as its ttl would: its expiry
+        ``x`` (a message that keeps history) now."""
+        now = int(time.time())
+        self.assertEqual(1, sum(collection.update_one(
+            {'_id': objectid.ObjectId(mid), 'x': {'$gt': now}},
+            {'$set': {'x': now}}).modified_count
+            for collection in self.messages()))
+        return now
+
     def wait_ttl_monitor(self, queue, timeout=150):
         """Until the queue's history is empty (the TTL monitor's pass)."""
         deadline = time.time() + timeout
@@ -57,18 +69,25 @@ class _Mongo:
 
 class MongoHistoryTest(_Mongo, test_history.RedisHistoryTest):
 
-    def test_expired_unseen(self):
-        # MongoDB's TTL monitor removes a message whose ttl ended, its
-        # history with it: no expired event (doc/source/history.rst).
-        # What it removes by: upstream's expiry ``e``, unchanged.
+    def test_expired_is_kept_history_ttl_more(self):
         queue = self.dotted(self.name, _history_ttl=3600)
         mid = queue.post([{'body': 'late', 'ttl': 60}])['resources'][0]
-        doc = self.document(mid.rsplit('/', 1)[-1])
-        created = objectid.ObjectId(doc['_id']).generation_time
-        self.assertEqual(60, round((doc['e'] - created.replace(
-            tzinfo=None)).total_seconds()))
-        self.assertEqual(['posted'],
-                         [e['kind'] for e in self.history(self.name)])
+        mid = mid.rsplit('/', 1)[-1]
+        doc = self.document(mid)
+        # Kept past its expiry x for its history: e, the TTL index's,
+        # _history_ttl later.
+        self.assertEqual(datetime.datetime.utcfromtimestamp(doc['x'] + 3600),
+                         doc['e'])
+        ended = self.expire_now(mid)
+        self.assertRaises(client_errors.ResourceNotFound, queue.message, mid)
+        self.assertEqual([], list(queue.claim(ttl=60, grace=60)))
+        doc = self.document(mid)
+        self.assertEqual((PROCESSED, ended), (doc['s'], doc['a']))
+        self.assertEqual(datetime.datetime.utcfromtimestamp(ended + 3600),
+                         doc['e'])
+        events = self.history(self.name)
+        self.assertEqual(['posted', 'expired'], [e['kind'] for e in events])
+        self.assertEqual(ended, events[-1]['at'])
 
     def test_history_is_gone_after_its_ttl(self):
         queue = self.dotted(self.name, _history_ttl=5)
@@ -117,15 +136,17 @@ class MongoHistoryRetentionTest(_Mongo, test_history.RedisHistoryTest):
         self.assertIsNone(self.document(mid[0].rsplit('/', 1)[-1]))
 
     def test_expired_unseen(self):
-        queue = self.dotted(self.name, _history_ttl=3600)
+        # Expired, kept _history_ttl (5 s) more, then removed by the TTL
+        # monitor.
+        queue = self.dotted(self.name, _history_ttl=5)
         mid = queue.post([{'body': 'late', 'ttl': 60}])['resources'][0]
         mid = mid.rsplit('/', 1)[-1]
-        # End its life early, as its ttl would: the expiry in the past.
-        self.messages()[0].update_one(
-            {'_id': objectid.ObjectId(mid)},
-            {'$set': {'e': datetime.datetime(2000, 1, 1)}})
-        self.wait_ttl_monitor(self.name)
+        self.expire_now(mid)
         self.assertEqual([], list(queue.claim(ttl=60, grace=60)))
+        self.assertEqual(['posted', 'expired'],
+                         [e['kind'] for e in self.history(self.name)])
+        self.wait_ttl_monitor(self.name)
+        self.assertIsNone(self.document(mid))
 
 
 # Only the two tests above are the retention test's own.

@@ -15,6 +15,7 @@ from zaqar_delay import deadletter
 from zaqar_delay import retry
 from zaqar_delay.history import events as history
 from zaqar_delay.storage.mongodb import counters
+from zaqar_delay.storage.mongodb import history as kept
 from zaqar_delay.storage.mongodb import messages as delay_messages
 from zaqar_delay.storage.mongodb import queries
 from zaqar_delay.storage.mongodb import updates
@@ -52,15 +53,13 @@ class ClaimController(upstream_claims.ClaimController):
         oid = objectid.ObjectId()
         expires = now + ttl
 
-        ids = [doc['_id'] for doc in queries.find(
-            collection, queries.in_state(scope, READY), limit=limit,
-            projection={'_id': 1})]
+        ids = kept.ready(collection, scope, limit, now,
+                         self.driver.delay_conf.promote_batch_size)
         if not ids:
             return None, []
 
         # One update a document: claim it (only if still ready) and make
         # sure it outlives the claim and its grace.
-        outlives = {'$lt': ['$e', _utc(expires)]}
         count = {'$add': [{'$ifNull': ['$c.c', 0]}, 1]}
         claim = {'id': oid, 't': ttl, 'e': expires, 'c': count}
         backoff = retry.of_queue(queue_meta, self.driver.max_delay)
@@ -70,8 +69,7 @@ class ClaimController(upstream_claims.ClaimController):
             {'_id': {'$in': ids}, 's': READY},
             [{'$set': {
                 's': CLAIMED, 'a': expires, 'c': claim,
-                'e': {'$cond': [outlives, _utc(expires + grace), '$e']},
-                't': {'$cond': [outlives, ttl + grace, '$t']}}},
+                **updates.outlive(expires, grace, ttl)}},
              updates.record(history.CLAIMED, now, claim=oid, count='$c.c')])
 
         policy = deadletter.of_queue(queue_meta)
@@ -143,6 +141,8 @@ class ClaimController(upstream_claims.ClaimController):
             msg['_id'].binary + b'dead-letter').digest()[:8])
         for name in ('h', 'hv', 'pa', 'pd'):
             msg.pop(name, None)
+        if 'x' in msg:
+            msg['e'] = _utc(msg.pop('x'))   # its expiry, kept no longer
         msg.update({k: v for k, v in moved.items() if '.' not in k},
                    _id=copy_id)
         msg['c'].update(id=None, e=now)
@@ -171,12 +171,10 @@ class ClaimController(upstream_claims.ClaimController):
         # One update: the claim and the message's own expiry move
         # together, so Mongo's TTL monitor never removes a message that a
         # live claim holds.
-        outlives = {'$lt': ['$e', _utc(expires)]}
         renewed = collection.update_many(
             {'p_q': scope, 'c.id': cid, 's': CLAIMED, 'c.e': {'$gt': now}},
             [{'$set': {
                 'c.t': ttl, 'c.e': expires, 'a': expires,
-                'e': {'$cond': [outlives, _utc(expires + grace), '$e']},
-                't': {'$cond': [outlives, ttl + grace, '$t']}}}])
+                **updates.outlive(expires, grace, ttl)}}])
         if not renewed.matched_count:
             raise errors.ClaimDoesNotExist(claim_id, queue, project)

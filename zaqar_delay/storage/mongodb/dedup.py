@@ -43,8 +43,10 @@ class Holders:
         # A processed message (kept for its history) holds nothing.
         doc = self._messages.find_one(
             {'_id': oid, 'p_q': self._scope, 'e': {'$gt': _date(now)}},
-            projection={'s': 1})
-        return doc is not None and doc.get('s') != queries.PROCESSED
+            projection={'s': 1, 'x': 1})
+        # Nor one past its expiry (``x``), kept for its history.
+        return (doc is not None and doc.get('s') != queries.PROCESSED
+                and not (doc.get('x') or now + 1) <= now)
 
     def hold(self, dedup, oid, now):
         """The id of the message that holds ``dedup``'s value: ``oid``

@@ -33,7 +33,9 @@ def records(driver, queue, project, batch):
             created = utils.oid_ts(doc['_id'])
             yield export.record(
                 id=str(doc['_id']), created=created, ttl=doc['t'],
-                expires=calendar.timegm(doc['e'].utctimetuple()),
+                # ``x``: the expiry of a message kept for its history.
+                expires=doc.get('x') or calendar.timegm(
+                    doc['e'].utctimetuple()),
                 due=doc.get('d'),
                 claim_id=None if claim_id is None else str(claim_id),
                 claim_expires=claim.get('e'),

@@ -13,12 +13,23 @@ Field           Holds
                 dedup``; ``claim count``; ``claim wait``; ``claim to
                 as``; ``claim popped``; ``to as``), as in the redis
                 stream; a posted event's body is the document's ``b``
-``s``           4 (processed) once deleted or dead-lettered: kept, in no
-                live state, until ``e``
+``s``           4 (processed) once deleted, dead-lettered or found
+                expired: kept, in no live state, until ``e``
 ``a``           processed: when
-``e``           processed: ``a`` + ``h``, removed then by upstream's TTL
-                index on ``e``
+``x``           its expiry (UNIX seconds; a claim that outlives it moves
+                it, as upstream's claim moves ``e``)
+``e``           live: ``x`` + ``h``; processed: ``a`` + ``h``; removed
+                then by upstream's TTL index on ``e``
 ==============  =========================================================
+
+A message whose expiry passed unseen is kept, in its live state, past
+``x``: claims, lists and gets pass it over (``ready``, ``past``), and
+a claim or list that finds it ready at the head of its queue marks it
+processed at ``x`` with its ``expired`` event (``updates.EXPIRED``); one
+found in another state, or not yet found, is read as ``expired`` at
+``x`` by ``read``. Documents without ``x`` cost nothing more: claims
+and lists read ``x`` with what they read already, and make the update
+only when they found one past it.
 
 Reading a queue's history in a time range reads its processed documents
 from ``since`` on (the ``p_q s a`` index) and its live ones that keep
@@ -26,6 +37,7 @@ history (the ``p_q s k`` index, one state at a time): O(processed in
 the range + live messages of the queue).
 """
 
+from oslo_utils import timeutils
 from zaqar.storage.mongodb import utils
 
 from zaqar_delay import dedup
@@ -36,17 +48,58 @@ from zaqar_delay.storage.mongodb import queries
 from zaqar_delay.storage.mongodb import updates
 
 LIVE = (queries.READY, queries.WAITING, queries.CLAIMED)
-FIELDS = {'_id': 1, 'b': 1, 'hv': 1}
+FIELDS = {'_id': 1, 'b': 1, 'hv': 1, 'x': 1, 's': 1, 'c.c': 1}
 
 
-def _events(doc):
+def past(doc, now):
+    """Whether a document that keeps history is past its expiry."""
+    return doc.get('x') is not None and doc['x'] <= now
+
+
+def expire(collection, ids, now):
+    """Mark the ready documents ``ids`` (found past their expiry at
+    ``now``) processed, with their ``expired`` event: one update."""
+    collection.update_many({'_id': {'$in': ids}, 's': queries.READY,
+                            'x': {'$lte': now}}, updates.EXPIRED)
+
+
+def ready(collection, scope, limit, now, batch):
+    """The ids of the first ``limit`` ready documents not past their
+    expiry, in marker order: one read. When it finds some past it, they
+    are marked (``expire``) and the read made again, ``batch`` further,
+    until ``limit`` are found or about ``batch`` were marked (the work
+    bound of a call, ``[delay] promote_batch_size``): then fewer may be
+    returned, and the next call marks more. Each is marked once."""
+    size, marked = limit, 0
+    while True:
+        docs = list(queries.find(
+            collection, queries.in_state(scope, queries.READY),
+            limit=size, projection={'_id': 1, 'x': 1}))
+        gone = [doc['_id'] for doc in docs if past(doc, now)]
+        live = [doc['_id'] for doc in docs if not past(doc, now)]
+        if gone:
+            expire(collection, gone, now)
+            marked += len(gone)
+        if (not gone or len(live) >= limit or len(docs) < size
+                or marked >= batch):
+            return live[:limit]
+        size = limit + batch
+
+
+def _events(doc, now=None):
     mid = str(doc['_id'])
-    for event in doc.get('hv') or ():
+    events = doc.get('hv') or ()
+    for event in events:
         fields = {name: '' if value is None else str(value)
                   for name, value in event.items() if name not in 'kt'}
         if event['k'] == history.POSTED:
             fields['body'] = doc.get('b')
         yield history.Event(event['t'], mid, event['k'], fields)
+    if now is not None and doc.get('s') in LIVE and past(doc, now):
+        # Past its expiry, not yet marked: expired then.
+        count = (doc.get('c') or {}).get('c') or ''
+        yield history.Event(doc['x'], mid, history.EXPIRED,
+                            {'count': str(count)})
 
 
 def read(collection, scope, since=None, until=None):
@@ -59,7 +112,8 @@ def read(collection, scope, since=None, until=None):
         kept = queries.in_state(scope, state)
         kept.filter['h'] = {'$gt': 0}
         docs += queries.find(collection, kept, projection=FIELDS)
-    found = [event for doc in docs for event in _events(doc)]
+    now = timeutils.utcnow_ts()
+    found = [event for doc in docs for event in _events(doc, now)]
     found.sort(key=lambda event: event.at)
     return list(history.select(found, since, until))
 

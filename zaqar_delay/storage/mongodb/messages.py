@@ -17,6 +17,7 @@ from zaqar_delay.history import events as history
 from zaqar_delay.storage import common
 from zaqar_delay.storage.mongodb import counters
 from zaqar_delay.storage.mongodb import dedup
+from zaqar_delay.storage.mongodb import history as kept
 from zaqar_delay.storage.mongodb import posting as posting_module
 from zaqar_delay.storage.mongodb import queries
 from zaqar_delay.storage.mongodb import updates
@@ -73,6 +74,7 @@ class DelayMessages:
               ``d`` becomes that time plus ``c.b``
     ``h hv``  with ``_history_ttl``: its seconds, the events
               (``zaqar_delay.storage.mongodb.history``)
+    ``x``     with ``_history_ttl``: its expiry (UNIX s)
     ========  ===============================================  ==========
 
     Every hot query is one of ``queries``: an equality prefix (``p_q`` and
@@ -170,7 +172,7 @@ class DelayMessages:
             states.append(WAITING)
         after = -1 if marker is None else marker
         if projection is not None:
-            projection = dict(projection, k=1, u=1)
+            projection = dict(projection, k=1, u=1, x=1, s=1)
         cursors = []
         for state in states:
             cursor = queries.find(collection,
@@ -184,12 +186,27 @@ class DelayMessages:
             cursors.append(cursor)
         docs = heapq.merge(*cursors, key=lambda doc: doc['k'],
                            reverse=sort == -1)
+        # Past their expiry, kept for their history: never listed; the
+        # ready ones are marked expired after the page is read.
+        past = []
+
+        def unexpired(docs):
+            for doc in docs:
+                if kept.past(doc, now):
+                    past.append(doc)
+                else:
+                    yield doc
+        docs = unexpired(docs)
         if not echo:
             own = _client_binary(client_uuid)
             docs = (doc for doc in docs if doc.get('u') != own)
         # ``count`` is accepted for upstream's signature; listing never
         # counts the queue.
-        return list(itertools.islice(docs, limit))
+        page = list(itertools.islice(docs, limit))
+        ready = [doc['_id'] for doc in past if doc['s'] == READY]
+        if ready:
+            kept.expire(collection, ready, now)
+        return page
 
     @utils.raises_conn_error
     @utils.retries_on_autoreconnect
@@ -319,7 +336,8 @@ class DelayMessages:
         mid = utils.to_oid(message_id)
         doc = mid and self._collection(queue_name, project).find_one(
             self._of_queue(queue_name, project, mid))
-        if not doc or doc.get('s') == PROCESSED:
+        if (not doc or doc.get('s') == PROCESSED
+                or kept.past(doc, timeutils.utcnow_ts())):
             raise errors.MessageDoesNotExist(message_id, queue_name,
                                              project)
         return basic_message(doc, timeutils.utcnow_ts())
@@ -334,7 +352,8 @@ class DelayMessages:
             self._of_queue(queue_name, project, {'$in': ids}))
         now = timeutils.utcnow_ts()
         return iter([basic_message(doc, now) for doc in docs
-                     if doc.get('s') != PROCESSED])
+                     if doc.get('s') != PROCESSED
+                     and not kept.past(doc, now)])
 
     @utils.raises_conn_error
     @utils.retries_on_autoreconnect
@@ -353,8 +372,8 @@ class DelayMessages:
                                       **guard)).deleted_count:
             return
         doc = collection.find_one(query, projection={'c': 1, 's': 1,
-                                                     'h': 1})
-        if doc is None or doc.get('s') == PROCESSED:
+                                                     'h': 1, 'x': 1})
+        if doc is None or doc.get('s') == PROCESSED or kept.past(doc, now):
             return
         deleted = updates.processed(now, history.DELETED,
                                     claim=cid or '', popped=0)

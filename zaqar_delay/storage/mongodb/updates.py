@@ -3,6 +3,7 @@ server-side pipeline expressions (one atomic update each)."""
 
 import datetime
 
+from zaqar_delay.history import events as history
 from zaqar_delay import retry
 from zaqar_delay.storage.mongodb import queries
 
@@ -85,3 +86,40 @@ def processed(now, kind, **fields):
 # ``at``: now, or ``'$c.e'`` (a claim expiry is timed when it ended).
 def given_back(kind, at):
     return record(kind, at, claim='$c.id', wait={'$ifNull': ['$c.b', 0]})
+
+
+# Expiry. A document that keeps history has ``x``, its expiry (UNIX
+# seconds), and ``e`` (upstream's, the TTL index's) ``h`` seconds later.
+def _after_h(seconds):
+    """The date ``h`` seconds after ``seconds`` (an expression)."""
+    return {'$add': [_date(0), {'$multiply': [
+        {'$add': [seconds, '$h']}, 1000]}]}
+
+
+def outlive(expires, grace, ttl):
+    """The ``$set`` fields that make a claimed document outlive its
+    claim (ending at ``expires``) and its ``grace``, as upstream's claim
+    does with ``e``; on a document that keeps history, ``x`` is its
+    expiry (and ``e`` ``h`` later)."""
+    kept = _kept()
+    outlives = {'$cond': [kept, {'$lt': [{'$ifNull': ['$x', 0]}, expires]},
+                          {'$lt': ['$e', _date(expires)]}]}
+    return {
+        'e': {'$cond': [outlives, {'$cond': [
+            kept, _after_h(expires + grace), _date(expires + grace)]},
+            '$e']},
+        't': {'$cond': [outlives, ttl + grace, '$t']},
+        'x': {'$cond': [kept, {'$cond': [outlives, expires + grace, '$x']},
+                        '$$REMOVE']},
+    }
+
+
+# A ready document that keeps history, found past its expiry ``x``: the
+# ``expired`` event at ``x`` (``count``: its claims, '' for none), then
+# processed then, until ``h`` later.
+EXPIRED = [
+    record(history.EXPIRED, '$x', count={'$cond': [
+        {'$gt': [{'$ifNull': ['$c.c', 0]}, 0]}, '$c.c', '']}),
+    {'$set': {'s': queries.PROCESSED, 'a': '$x', 'c.id': None,
+              'e': _after_h('$x')}},
+    {'$unset': ['pa', 'pd']}]

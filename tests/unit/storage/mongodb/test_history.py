@@ -30,6 +30,21 @@ class EventsOfDocumentTest(testtools.TestCase):
                          found[1].fields)
         self.assertEqual({'claim': '', 'popped': '0'}, found[2].fields)
 
+    def test_a_live_document_past_its_expiry_reads_expired(self):
+        doc = {'_id': objectid.ObjectId(), 's': 0, 'x': 50, 'c': {'c': 2},
+               'hv': [{'k': 'posted', 't': 10}]}
+        self.assertEqual([(10, 'posted', {'body': None})],
+                         [(e.at, e.kind, e.fields)
+                          for e in history._events(doc, 49)])
+        self.assertEqual([(50, 'expired', {'count': '2'})],
+                         [(e.at, e.kind, e.fields)
+                          for e in history._events(doc, 50)][1:])
+        doc.update(s=4, c={'c': 0})         # marked: its own event
+        self.assertEqual(1, len(list(history._events(doc, 60))))
+        doc.update(s=1)                     # waiting, never claimed
+        self.assertEqual({'count': ''},
+                         list(history._events(doc, 60))[-1].fields)
+
     def test_a_document_without_history_has_no_events(self):
         self.assertEqual([], list(history._events({'_id': 1, 'b': 'x'})))
 
