@@ -17,12 +17,15 @@ CLAIM_BUCKETS = (0, 1, 2, 5, 10, 30, 60, 300, 900, 3600)
 
 
 class Counted(collections.namedtuple(
-        'Counted', 'buckets lateness claims early released dead_lettered')):
+        'Counted', 'buckets lateness claims early released dead_lettered '
+        'expired')):
     """The counters a store's claim, release and dead-letter requests
     keep: claims of delayed messages per lateness bucket (bound -> count,
     not cumulative, None: above the last), the sum of their lateness (s)
-    and their number, early claims, releases that applied a retry
-    backoff, and messages moved to a dead-letter queue."""
+    and their number, early claims, messages a release gave back with a
+    retry backoff, messages moved to a dead-letter queue, and messages
+    whose claim expired given back with a retry backoff (by the next
+    claim or list of their queue)."""
 
     @classmethod
     def of_fields(cls, fields):
@@ -34,7 +37,7 @@ class Counted(collections.namedtuple(
         buckets[None] = number('le:inf')
         return cls(buckets, number('sum'), number('count'),
                    number('early'), number('released_backoff'),
-                   number('dead_lettered'))
+                   number('dead_lettered'), number('expired_backoff'))
 
 
 def bucket_field(lateness):

@@ -73,3 +73,29 @@ class CounterBehaviour(behaviour.Helpers):
         # their due time, is counted with a lateness of 0.
         self.assertEqual({'released': 2, 'dead_lettered': 2, 'le:0': 2,
                           'claims': 2}, self.grown(before))
+
+    def test_expired_claims_given_back_with_backoff_are_counted(self):
+        before = self.counted()
+        plain = self.queue + '-plain'
+        self.queues.create(plain, project=PROJECT)
+        self.queues.set_metadata(self.queue, {retry.KEY: {'initial': 5}},
+                                 project=PROJECT)
+        self.post(0, 0)
+        self.post(0, queue=plain)
+        self.claim(ttl=60)
+        self.claim(ttl=60, queue=plain)
+        timeutils.advance_time_seconds(61)
+        # The next claim finds both claims expired: the queue's two
+        # messages wait 5 s from their claim's end, counted; the one of
+        # the queue without a backoff is ready again, not counted.
+        self.assertEqual([], self.claim()[1])
+        self.assertEqual(1, len(self.claim(queue=plain)[1]))
+        self.assertEqual({'expired': 2}, self.grown(before))
+        # Due again: claimed as delayed messages (1 s late), then their
+        # claim expires and a list gives them back, with a backoff again.
+        timeutils.advance_time_seconds(5)
+        self.assertEqual(2, len(self.claim(ttl=60)[1]))
+        timeutils.advance_time_seconds(61)
+        self.assertEqual([], self.list_ids()[0])
+        self.assertEqual({'expired': 4, 'le:1': 2, 'lateness': 2,
+                          'claims': 2}, self.grown(before))

@@ -243,7 +243,10 @@ class MetricsScrapes(push_delivery.PushTest):
         late = value('claim_lateness_seconds_sum')
         self.assertTrue(0 <= late <= 2 * (claimed - posted + 1), late)
         self.assertEqual(0, value('early_claims_total'))
-        self.assertEqual(2, value('releases_with_backoff_total'))
+        self.assertEqual(2, value('releases_with_backoff_total',
+                                  via='release'))
+        self.assertEqual(0, value('releases_with_backoff_total',
+                                  via='claim_expiry'))
         self.assertEqual(3, value('dead_lettered_total'))
         self.assertEqual(
             {'delayed': 0, 'ready': 3, 'claimed': 0},

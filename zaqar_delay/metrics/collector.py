@@ -147,8 +147,9 @@ class _CountedFamilies:
             fam.EARLY_CLAIMS, 'Claims of messages not due yet: must stay '
             '0.', labels=['pool'])
         self.released = core.CounterMetricFamily(
-            fam.RETRIES_BACKOFF, 'Messages a claim release gave back with '
-            'a retry backoff (_retry_backoff).', labels=['pool'])
+            fam.RETRIES_BACKOFF, 'Messages given back with a retry backoff '
+            '(_retry_backoff), via a claim release or their claim\'s '
+            'expiry.', labels=['pool', 'via'])
         self.dead = core.CounterMetricFamily(
             fam.DEAD_LETTERED, 'Messages moved to a dead-letter queue.',
             labels=['pool'])
@@ -161,7 +162,8 @@ class _CountedFamilies:
         buckets.append(('+Inf', total + counted.buckets[None]))
         self.lateness.add_metric([pool], buckets, counted.lateness)
         self.early.add_metric([pool], counted.early)
-        self.released.add_metric([pool], counted.released)
+        self.released.add_metric([pool, fam.RELEASE], counted.released)
+        self.released.add_metric([pool, fam.CLAIM_EXPIRY], counted.expired)
         self.dead.add_metric([pool], counted.dead_lettered)
 
     def families(self):

@@ -37,6 +37,9 @@ TICKS_MISSED = PREFIX + 'schedule_ticks_missed'
 
 # Deliveries of EARLY's ``via`` label.
 PUSH = 'push'
+# How RETRIES_BACKOFF's messages were given back (its ``via`` label): by
+# a release of their claim, or once their claim expired.
+RELEASE, CLAIM_EXPIRY = 'release', 'claim_expiry'
 
 # Message states of QUEUE_MESSAGES' ``state`` label.
 DELAYED, READY, CLAIMED = 'delayed', 'ready', 'claimed'

@@ -25,7 +25,7 @@ class Reader:
         self.counted = counted
         self.read_named = None
 
-    def queues(self, data, control, cache):
+    def queues(self, data, control, cache, pool=''):
         if self.fail:
             raise ConnectionError('store down')
         return iter(self.queues_)
@@ -108,7 +108,8 @@ class CollectorTest(testtools.TestCase):
     def test_counters_a_store_keeps_as_a_histogram_and_counters(self):
         counted = counts.Counted.of_fields({
             'le:0': '2', 'le:5': 3, 'le:inf': 1, 'sum': 4000, 'count': 6,
-            'released_backoff': 7, 'dead_lettered': 8})
+            'released_backoff': 7, 'dead_lettered': 8,
+            'expired_backoff': 9})
         got = scrape(self.make([('a', Reader({}, counted=counted)),
                                 ('b', Reader({}))]))
         pool = (('pool', 'a'),)
@@ -123,7 +124,9 @@ class CollectorTest(testtools.TestCase):
         self.assertEqual(6, got[lateness + '_count', pool])
         self.assertEqual(4000, got[lateness + '_sum', pool])
         self.assertEqual(0, got[families.EARLY_CLAIMS + '_total', pool])
-        self.assertEqual(7, got[families.RETRIES_BACKOFF + '_total', pool])
+        retries = families.RETRIES_BACKOFF + '_total'
+        self.assertEqual(7, got[retries, pool + (('via', 'release'),)])
+        self.assertEqual(9, got[retries, pool + (('via', 'claim_expiry'),)])
         self.assertEqual(8, got[families.DEAD_LETTERED + '_total', pool])
         # A store that keeps no counters (swift.delay) has no series.
         self.assertNotIn((families.EARLY_CLAIMS + '_total',

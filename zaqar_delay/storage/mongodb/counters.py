@@ -14,12 +14,15 @@ Field                  Counts
 ``sum`` ``count``      their lateness in seconds, and how many
 ``early``              claims of messages not due yet (must stay 0)
 ``released_backoff``   messages a release gave back with a retry backoff
+``expired_backoff``    messages whose claim expired given back with a
+                       retry backoff (by the next claim or list)
 ``dead_lettered``      messages moved to a dead-letter queue
 =====================  ================================================
 
-A claim, release or dead-letter adds its counts with one ``$inc``
-upsert, and only when it has something to count: a claim of messages
-posted without a delay (``d`` not after the id's time) adds none.
+A claim, release, give-back of ended claims (``giveback``) or
+dead-letter adds its counts with one ``$inc`` upsert, and only when it
+has something to count: a claim of messages posted without a delay
+(``d`` not after the id's time) adds none.
 """
 
 from pymongo import errors

@@ -15,8 +15,8 @@ from zaqar.storage.mongodb import utils
 from zaqar_delay import delay
 from zaqar_delay.history import events as history
 from zaqar_delay.storage import common
-from zaqar_delay.storage.mongodb import counters
 from zaqar_delay.storage.mongodb import dedup
+from zaqar_delay.storage.mongodb import giveback
 from zaqar_delay.storage.mongodb import history as kept
 from zaqar_delay.storage.mongodb import posting as posting_module
 from zaqar_delay.storage.mongodb import queries
@@ -121,16 +121,14 @@ class DelayMessages:
         batch = self.driver.delay_conf.promote_batch_size
         collection.delete_many(
             queries.abandoned(scope, now - POST_DEADLINE).filter)
-        for state in (WAITING, CLAIMED):
-            ended = queries.ended(scope, state, now)
-            ids = [doc['_id'] for doc in queries.find(
-                collection, ended, limit=batch, projection={'_id': 1})]
-            if ids:
-                collection.update_many(
-                    {'_id': {'$in': ids}, 's': state, 'a': {'$lte': now}},
-                    {'$set': {'s': READY, 'a': 0}} if state == WAITING else
-                    [updates.given_back(history.CLAIM_EXPIRED, '$c.e')] +
-                    updates.give_back('$c.e', now))
+        ended = queries.ended(scope, WAITING, now)
+        ids = [doc['_id'] for doc in queries.find(
+            collection, ended, limit=batch, projection={'_id': 1})]
+        if ids:
+            collection.update_many(
+                {'_id': {'$in': ids}, 's': WAITING, 'a': {'$lte': now}},
+                {'$set': {'s': READY, 'a': 0}})
+        giveback.expired(self.driver, collection, scope, now, batch)
 
     # The queue helpers of mongodb.delay's other modules (claims, stages,
     # export): all they use of this controller.
@@ -230,22 +228,10 @@ class DelayMessages:
         if cid is None:
             return
         collection = self._collection(queue_name, project)
-        now = timeutils.utcnow_ts()
         held = {'p_q': utils.scope_queue_name(queue_name, project),
                 'c.id': cid, 's': CLAIMED}
-        update = ([updates.given_back(history.RELEASED, now),
-                   {'$set': {'c.id': None, 'c.e': now}}] +
-                  updates.give_back(now, now))
-        # A claim sets a backoff wait (c.b) on all its messages or on
-        # none (the queue's _retry_backoff when it claimed): one update
-        # releases a claim without one; only when that finds nothing does
-        # a second release those with one, counted (counters).
-        if collection.update_many(
-                dict(held, **{'c.b': {'$not': {'$gt': 0}}}),
-                update).modified_count:
-            return
-        backoff = collection.update_many(held, update).modified_count
-        counters.add(self.driver, {'released_backoff': backoff})
+        giveback.released(self.driver, collection, held,
+                          timeutils.utcnow_ts())
 
     def first(self, queue_name, project=None, sort=1):
         docs = self._list(queue_name, project=project, sort=sort, echo=True,

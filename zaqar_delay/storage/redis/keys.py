@@ -45,7 +45,7 @@ FAILED_PUSHES_AT = 'zaqar_delay.pushes.failed_at'
 # A queue's history (``_history_ttl``): a stream of events, see history.py.
 HISTORY = 'zaqar_delay.history.'
 # The store's counters for the metrics exporter: field -> count, written
-# by the claim, release and dead_letter scripts (scripts/metrics.lua).
+# by the claim, list, release and dead_letter scripts (scripts/metrics.lua).
 METRICS = 'zaqar_delay.metrics'
 CLAIMS = 'claims'                   # upstream: claim expiry -> claim id
 CLAIM_MESSAGES = 'messages'         # upstream: messages.<claim id>, a list

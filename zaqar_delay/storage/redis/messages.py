@@ -187,7 +187,7 @@ class MessageController(upstream_messages.MessageController):
         now = self._now()
         reply = self._lua['list'](
             keys=list(keys.index(queue, project)) + [
-                keys.history(queue, project)],
+                keys.history(queue, project), keys.METRICS],
             args=[now, self._marker_rank(queue, project, marker), limit,
                   int(bool(include_claimed)), int(bool(include_delayed)),
                   int(bool(echo)), str(client_uuid or ''),

@@ -20,14 +20,16 @@ message taken is recorded as claimed, each found expired as expired, in
 the history of messages that keep one. Each message taken that was
 delayed (due after it was posted: 'd' > 'cr') and is not claimed more
 than ARGV[12] times (it would go to the dead-letter queue) is counted
-in KEYS[11]: its lateness (now - 'd') in a bucket, or as an early claim.
+in KEYS[11]: its lateness (now - 'd') in a bucket, or as an early claim;
+so are the messages promotion gives back with a backoff after their
+claim expired (promote.lua).
 Work: O((batch + limit) log n).
 --]]
 --- @include "index"
 --- @include "history"
 --- @include "claim_terms"
---- @include "promote"
 --- @include "metrics"
+--- @include "promote"
 
 local history, metrics = KEYS[10], KEYS[11]
 
@@ -64,11 +66,11 @@ if redis.call('EXISTS', claim_hash) == 1 then
     return hashes(redis.call('LRANGE', claim_list, 0, -1))
 end
 
-promote(now, batch, history)
+local counted = {}
+promote(now, batch, history, counted)
 
 local taken = {}
 local scanned = 0
-local counted = {}
 while #taken < limit and scanned < batch + limit do
     local head = redis.call('ZRANGE', ready, 0, limit - #taken - 1,
                             'WITHSCORES')

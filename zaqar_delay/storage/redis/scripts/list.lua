@@ -3,6 +3,7 @@ list: one page of messages after a rank marker, in rank order.
 
 KEYS[1..6]  queue index keys (see index.lua)
 KEYS[7]     the queue's history stream (see history.lua)
+KEYS[8]     zaqar_delay.metrics   hash: the store's counters (metrics.lua)
 
 ARGV[1] now           ARGV[2] marker rank (exclusive; 0 = from the start)
 ARGV[3] limit         ARGV[4] include claimed ('1'/'0')
@@ -12,11 +13,13 @@ ARGV[7] client uuid   ARGV[8] batch (work bound)
 Ready messages come from the ready set; claimed and delayed ones, when
 asked for, from the claimed and waiting sets, merged by rank. Messages
 whose ttl ended, and the caller's own when echo is off, are skipped; at
-most limit + batch entries are examined.
+most limit + batch entries are examined. Messages the promotion gives
+back with a backoff after their claim expired are counted in KEYS[8].
 Returns {next marker rank or '', id, ...}. Work: O((batch + limit) log n).
 --]]
 --- @include "index"
 --- @include "history"
+--- @include "metrics"
 --- @include "promote"
 
 local now = tonumber(ARGV[1])
@@ -26,7 +29,9 @@ local echo = ARGV[6] == '1'
 local client_uuid = ARGV[7]
 local batch = tonumber(ARGV[8])
 
-promote(now, batch, KEYS[7])
+local counted = {}
+promote(now, batch, KEYS[7], counted)
+add_counts(KEYS[8], counted)
 
 local sources
 if ARGV[4] == '1' and ARGV[5] == '1' then

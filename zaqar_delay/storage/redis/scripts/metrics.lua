@@ -7,8 +7,9 @@ Included by the scripts that count what they do for the metrics exporter
 with the fields 'le:<bound>' and 'le:inf' (claims of delayed messages
 by lateness bucket, not cumulative), 'sum' and 'count' (their lateness
 in whole seconds, and how many), 'early' (claimed before they were
-due), 'released_backoff' and 'dead_lettered'
-(``zaqar_delay.counts.Counted``).
+due), 'released_backoff' (given back by a release with a retry backoff),
+'expired_backoff' (given back with one after their claim expired: by
+promote.lua) and 'dead_lettered' (``zaqar_delay.counts.Counted``).
 
 count_claim(counted, now, due, created, bounds, first) adds one claimed
 message to the table `counted` when it was delayed (due > created):

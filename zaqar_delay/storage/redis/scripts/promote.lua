@@ -1,14 +1,16 @@
 --[[
-Included by claim.lua and list.lua after index.lua and history.lua (not
-run on its own).
+Included by claim.lua and list.lua after index.lua, history.lua and
+metrics.lua (not run on its own).
 
-promote(now, batch, log) moves at most `batch` waiting messages whose due time
-is <= now into the ready set, and gives back at most `batch` claimed
-messages whose claim expired (expiry <= now): ready, or waiting until the
-claim's expiry plus their retry backoff (see give_back in index.lua).
-Messages whose hash is gone (ttl ended, deleted) are dropped from the
-index instead. Gives back and expiries are recorded in the history
-stream `log` (history.lua). Work: O(batch log n).
+promote(now, batch, log, counted) moves at most `batch` waiting messages
+whose due time is <= now into the ready set, and gives back at most
+`batch` claimed messages whose claim expired (expiry <= now): ready, or
+waiting until the claim's expiry plus their retry backoff (see give_back
+in index.lua). Messages whose hash is gone (ttl ended, deleted) are
+dropped from the index instead. Gives back and expiries are recorded in
+the history stream `log` (history.lua); those given back with a backoff
+wait are counted in the table `counted` ('expired_backoff', metrics.lua),
+which the calling script writes. Work: O(batch log n).
 --]]
 -- Removes ``mid`` from a state's two sets; its rank when it was there
 -- and its hash still exists, else false (one found gone is recorded).
@@ -34,7 +36,7 @@ local function move_to_ready(from_rank, from_time, ids, log, now)
     end
 end
 
-local function give_back_expired(ids, now, log)
+local function give_back_expired(ids, now, log, counted)
     for i = 1, #ids, 2 do
         local mid, expired = ids[i], tonumber(ids[i + 1])
         local rank = taken_out(claimed, claim_expiry, mid, log, now)
@@ -43,13 +45,17 @@ local function give_back_expired(ids, now, log)
             local wait = give_back(mid, rank, expired, now)
             record(log, held[2], expired, mid, 'claim_expired',
                    {'claim', held[1] or '', 'wait', wait})
+            if wait > 0 then
+                count_in(counted, 'expired_backoff', 1)
+            end
         end
     end
 end
 
-local function promote(now, batch, log)
+local function promote(now, batch, log, counted)
     move_to_ready(waiting, due, redis.call(
         'ZRANGEBYSCORE', due, '-inf', now, 'LIMIT', 0, batch), log, now)
     give_back_expired(redis.call('ZRANGEBYSCORE', claim_expiry, '-inf', now,
-                                 'WITHSCORES', 'LIMIT', 0, batch), now, log)
+                                 'WITHSCORES', 'LIMIT', 0, batch), now, log,
+                      counted)
 end
