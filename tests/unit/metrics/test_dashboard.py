@@ -62,8 +62,23 @@ class DashboardTest(testtools.TestCase):
                      families.EARLY + '_total',
                      families.TICKS_POSTED + '_total',
                      families.TICKS_MISSED + '_total',
+                     families.TICK_LATENESS + '_bucket',
                      families.CLAIM_LATENESS + '_bucket',
                      families.EARLY_CLAIMS + '_total',
                      families.RETRIES_BACKOFF + '_total',
                      families.DEAD_LETTERED + '_total'):
             self.assertIn(name, shown)
+
+    def test_quantiles_are_panels_of_their_own_in_seconds(self):
+        # A quantile shares no panel (and axis) with rates or counts.
+        quantiles = set()
+        for panel in self.dashboard['panels']:
+            exprs = [target['expr'] for target in panel['targets']]
+            if any('histogram_quantile' in expr for expr in exprs):
+                self.assertTrue(all('histogram_quantile' in expr
+                                    for expr in exprs), panel['title'])
+                self.assertEqual('s', panel['fieldConfig']['defaults'][
+                    'unit'], panel['title'])
+                for expr in exprs:
+                    quantiles |= set(METRIC.findall(expr))
+        self.assertIn(families.TICK_LATENESS + '_bucket', quantiles)
