@@ -125,7 +125,7 @@ class StoreCollector(registry.Collector):
         splits = self._splits.setdefault(store.pool, {})
         found, named = 0, []
         for project, name in store.reader.queues(store.data, store.control,
-                                                 splits):
+                                                 splits, store.pool):
             found += 1
             if (len(named) < self.max_queues and
                     allowed(self.patterns, project, name)):

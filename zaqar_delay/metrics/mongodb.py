@@ -20,7 +20,7 @@ from zaqar_delay.storage.mongodb import queries
 READY, WAITING, CLAIMED = queries.READY, queries.WAITING, queries.CLAIMED
 
 
-def queues(data, control, cache):
+def queues(data, control, cache, pool=''):
     """(project, queue) of every queue holding messages."""
     for collection in data.message_databases:
         for scope in sorted(collection.messages.distinct('p_q')):

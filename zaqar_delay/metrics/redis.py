@@ -1,5 +1,8 @@
 """Read a ``redis.delay`` store for metrics: sorted-set counts only.
 
+Queues: upstream's ``msgset_index``, and for a pool the queues the
+catalog maps to it (``catalog``).
+
 Per queue, one pipelined round trip for every queue of a scrape (three
 ZCARDs, two ZCOUNTs and three one-member ranges on the queue's index
 sets, ``storage.redis.keys``), then one HMGET of the first ready
@@ -12,21 +15,30 @@ HGETALL of the counters the claim, release and dead-letter scripts keep
 from oslo_utils import encodeutils
 
 from zaqar_delay import counts
+from zaqar_delay.metrics import catalog
 from zaqar_delay.metrics import families
 from zaqar_delay.storage.redis import keys
 from zaqar_delay.storage.redis import migrate
 
 
-def queues(data, control, cache):
-    """(project, queue) of every queue holding messages, in the store's
-    order. A ``<project>.<queue>`` scope is split where the management
-    store knows such a queue (dots in both make the split ambiguous),
-    once per scope: ``cache`` keeps it across scrapes."""
+def queues(data, control, cache, pool=''):
+    """(project, queue) of every queue of the store: those of upstream's
+    ``msgset_index``, in the store's order, then, for a ``pool``, those
+    the catalog maps to it (``catalog``: Zaqar writes ``msgset_index``
+    in an unpooled store only). A ``<project>.<queue>`` scope is split
+    where the management store knows such a queue (dots in both make the
+    split ambiguous), once per scope: ``cache`` keeps it across
+    scrapes."""
+    seen = set()
     for scope in migrate.scopes(data.connection):
         if scope not in cache:
             cache[scope] = _split(control, scope)
         if cache[scope] is not None:
+            seen.add(cache[scope])
             yield cache[scope]
+    for found in (catalog.queues(control, pool) or ()) if pool else ():
+        if found not in seen:
+            yield found
 
 
 def _split(control, scope):

@@ -28,7 +28,7 @@ from zaqar_delay.storage.swift import responses
 LISTED = 1000
 
 
-def queues(data, control, cache):
+def queues(data, control, cache, pool=''):
     """(project, queue) of every message container."""
     for queue, project in migrate.queues(data.connection):
         yield project, queue

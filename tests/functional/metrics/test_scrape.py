@@ -26,3 +26,9 @@ class SwiftMetricsTest(metrics.MetricsScrapes, testtools.TestCase):
 class MongoPooledMetricsTest(metrics.MetricsScrapes, testtools.TestCase):
     store = 'mongodb.delay'
     pooled = True
+
+
+class RedisPooledMetricsTest(metrics.MetricsScrapes, testtools.TestCase):
+    # A redis.delay pool has no msgset_index: its queues come from the
+    # catalog (zaqar_delay.metrics.catalog).
+    pooled = True
