@@ -1,14 +1,18 @@
 """Read a ``mongodb.delay`` store for metrics: indexed counts only.
 
-Per queue: five counts and four one-document reads, each an equality
-prefix (``p_q`` and a state) plus at most one range on the ``delay_ends``
-or ``delay_state`` index (``storage.mongodb.queries``), so MongoDB
-answers each from the index; a count costs O(log n + counted) keys.
+Per queue: at most five counts and four one-document reads
+(``requests``), each an equality prefix (``p_q`` and a state) plus at
+most one range on the ``delay_ends`` or ``delay_state`` index
+(``storage.mongodb.queries``), so MongoDB answers each from the index;
+a count costs O(log n + counted) keys. The counts of the three states
+come first, and a request whose state holds no document is not made.
 Queues are found with ``distinct('p_q')`` (the ``p_q`` prefix of those
 indexes). Store-wide: the ``pa`` index count of pending pushes, the
 failed-push records, and the counters document
 (``storage.mongodb.counters``).
 """
+
+import collections
 
 from zaqar.storage.mongodb import utils
 
@@ -29,7 +33,8 @@ def queues(data, control, cache, pool=''):
             yield project or None, queue
 
 
-def _collection(data, project, queue):
+def collection_of(data, project, queue):
+    """The collection holding the messages of ``project``'s ``queue``."""
     databases = data.message_databases
     return databases[utils.get_partition(len(databases), queue,
                                          project)].messages
@@ -38,32 +43,65 @@ def _collection(data, project, queue):
 def read(data, named, now):
     """{(project, queue): QueueStats} of ``named`` queues at ``now``."""
     return {(project, queue): _one(
-        _collection(data, project, queue),
+        collection_of(data, project, queue),
         '%s/%s' % (project or '', queue), now) for project, queue in named}
 
 
+#: One request of a queue's reading: a count of ``filter`` (``sort``
+#: None), or the first document in ``sort`` order, with ``projection``.
+Request = collections.namedtuple('Request', 'name filter sort projection')
+
+
+def requests(scope, now):
+    """The requests that read the queue ``scope`` at ``now``, named."""
+    ready = queries.in_state(scope, READY)
+    due = queries.ended(scope, WAITING, now)
+    ended = queries.ended(scope, CLAIMED, now)
+    later = queries.ending_later(scope, WAITING, now)
+    return [
+        Request('ready', ready.filter, None, None),
+        Request('waiting', {'p_q': scope, 's': WAITING}, None, None),
+        Request('claimed', {'p_q': scope, 's': CLAIMED}, None, None),
+        Request('due_waiting', due.filter, None, None),
+        Request('ended', ended.filter, None, None),
+        Request('first_ready', ready.filter, [('k', 1)], {'d': 1}),
+        Request('first_due', due.filter, [('a', 1)], {'a': 1}),
+        Request('first_ended', ended.filter, [('a', 1)], {'a': 1}),
+        Request('next_due', later.filter, later.sort, {'a': 1}),
+    ]
+
+
+def run(collection, request):
+    """The count, or the first document (None), ``request`` asks for."""
+    if request.sort is None:
+        return collection.count_documents(request.filter)
+    return collection.find_one(request.filter, sort=request.sort,
+                               projection=request.projection)
+
+
 def _one(collection, scope, now):
-    count = collection.count_documents
-    ready = count(queries.in_state(scope, READY).filter)
-    waiting = count({'p_q': scope, 's': WAITING})
-    claimed = count({'p_q': scope, 's': CLAIMED})
-    due_waiting = count(queries.ended(scope, WAITING, now).filter)
-    ended = count(queries.ended(scope, CLAIMED, now).filter)
+    # The three state counts, then only the requests whose answer they
+    # leave open: none of a state the queue has no document in (an idle
+    # queue costs three counts; one with ready and delayed messages,
+    # six).
+    named = {request.name: request for request in requests(scope, now)}
+
+    def get(name):
+        return run(collection, named[name])
+
+    ready, waiting, claimed = get('ready'), get('waiting'), get('claimed')
+    due_waiting = get('due_waiting') if waiting else 0
+    ended = get('ended') if claimed else 0
     since = []
-    first = collection.find_one(queries.in_state(scope, READY).filter,
-                                sort=[('k', 1)], projection={'d': 1})
+    first = get('first_ready') if ready else None
     if first is not None:
         since.append(first.get('d') or
                      first['_id'].generation_time.timestamp())
-    for state in (WAITING, CLAIMED):
-        query = queries.ended(scope, state, now)
-        doc = collection.find_one(query.filter, sort=[('a', 1)],
-                                  projection={'a': 1})
+    for name, found in (('first_due', due_waiting), ('first_ended', ended)):
+        doc = get(name) if found else None
         if doc is not None:
             since.append(doc['a'])
-    later = queries.ending_later(scope, WAITING, now)
-    upcoming = collection.find_one(later.filter, sort=later.sort,
-                                   projection={'a': 1})
+    upcoming = get('next_due') if waiting > due_waiting else None
     return families.QueueStats(
         delayed=waiting - due_waiting, ready=ready + due_waiting + ended,
         claimed=claimed - ended, available_since=min(since) if since else None,

@@ -7,6 +7,7 @@ from oslo_utils import timeutils
 from zaqar.storage.mongodb import utils
 
 from tests.common import behaviour
+from tests.common import recording
 from tests.fixtures import mongodb_store
 from zaqar_delay import retry
 from zaqar_delay.storage.mongodb import counters
@@ -14,24 +15,6 @@ from zaqar_delay.storage.mongodb import giveback
 from zaqar_delay.storage.mongodb import queries
 
 PROJECT = behaviour.PROJECT
-
-
-class Recording:
-    """A collection whose method calls are recorded by name."""
-
-    def __init__(self, collection):
-        self._collection = collection
-        self.calls = []
-
-    def __getattr__(self, name):
-        found = getattr(self._collection, name)
-        if not callable(found):
-            return found
-
-        def call(*args, **kwargs):
-            self.calls.append(name)
-            return found(*args, **kwargs)
-        return call
 
 
 class GiveBackRequestsTest(behaviour.Helpers, mongodb_store.DelayTestBase):
@@ -46,7 +29,8 @@ class GiveBackRequestsTest(behaviour.Helpers, mongodb_store.DelayTestBase):
                                      add(driver, counted))))
 
     def recording(self):
-        return Recording(self.messages.collection(self.queue, PROJECT))
+        return recording.Recording(
+            self.messages.collection(self.queue, PROJECT))
 
     def expire_a_claim_of_two(self, backoff):
         if backoff:

@@ -1,0 +1,80 @@
+"""The per-queue reads of the metrics readers (``zaqar_delay.metrics``
+``redis`` and ``mongodb``) on real stores, with Zaqar's clock frozen:
+messages that came due, and claims that ended, before any claim or list
+promoted them count as ready, from when they became so."""
+
+import fixtures
+from oslo_utils import timeutils
+
+from tests.common import behaviour
+from tests.common import recording
+from tests.fixtures import mongodb_store
+from tests.fixtures import redis_store
+from zaqar_delay.metrics import families
+from zaqar_delay.metrics import mongodb
+from zaqar_delay.metrics import redis
+
+PROJECT = behaviour.PROJECT
+
+
+class QueueReads(behaviour.Helpers):
+    reader = None
+
+    def read(self, queue=None):
+        name = (PROJECT, queue or self.queue)
+        return self.reader.read(self.driver, [name],
+                                timeutils.utcnow_ts())[name]
+
+    def test_an_empty_queue(self):
+        self.assertEqual(families.QueueStats(0, 0, 0, None, None),
+                         self.read())
+
+    def test_due_and_ended_before_any_promotion(self):
+        start = timeutils.utcnow_ts()
+        self.post(10, 10, 0, 0)
+        self.assertEqual(2, len(self.claim(ttl=60)[1]))
+        timeutils.advance_time_seconds(5)
+        self.assertEqual(families.QueueStats(
+            delayed=2, ready=0, claimed=2, available_since=None,
+            next_due=start + 10), self.read())
+        # Due at +10, claim ended at +60: nothing promoted them yet.
+        timeutils.advance_time_seconds(56)
+        self.assertEqual(families.QueueStats(
+            delayed=0, ready=4, claimed=0, available_since=start + 10,
+            next_due=None), self.read())
+
+    def test_ready_delayed_and_claimed(self):
+        self.post(0, 0, 30)
+        claim_id, _ = self.claim(limit=1)
+        stats = self.read()
+        self.assertEqual((1, 1, 1), (stats.delayed, stats.ready,
+                                     stats.claimed))
+        self.assertEqual(timeutils.utcnow_ts() + 30, stats.next_due)
+        self.assertIsNotNone(stats.available_since)
+
+
+class RedisQueueReadsTest(QueueReads, redis_store.DelayTestBase):
+    reader = redis
+
+
+class MongoQueueReadsTest(QueueReads, mongodb_store.DelayTestBase):
+    reader = mongodb
+
+    def requests_of_a_read(self):
+        calls = []
+        found = mongodb.collection_of
+        self.useFixture(fixtures.MonkeyPatch(
+            'zaqar_delay.metrics.mongodb.collection_of',
+            lambda *args: recording.Recording(found(*args), calls)))
+        self.read()
+        return calls
+
+    def test_a_read_asks_nothing_of_a_state_without_documents(self):
+        self.assertEqual(['count_documents'] * 3, self.requests_of_a_read())
+
+    def test_a_read_of_ready_and_delayed_messages(self):
+        self.post(0, 30)
+        # Three state counts, the due count of the waiting ones, the
+        # first ready message and the next due.
+        self.assertEqual(['count_documents'] * 4 + ['find_one'] * 2,
+                         self.requests_of_a_read())
