@@ -5,8 +5,11 @@ the exporter needs a pool's (a ``redis.delay`` pool has no other list
 of its queues: Zaqar writes ``msgset_index`` when it creates a queue in
 an unpooled redis store only). So this module reads the catalogue of
 the management store as upstream stores it, checked against the Zaqar
-releases in ``zaqar_delay.version.CHECKED_ZAQAR``
-(``tests/unit/metrics/test_catalog.py``):
+releases in ``zaqar_delay.version.CHECKED_ZAQAR`` (the SQL catalogue by
+``tests/unit/metrics/test_catalog.py``, the MongoDB one by the pooled
+redis.delay scrape of ``tests/functional/metrics/test_scrape.py``;
+upstream's private ``_normalize`` of each is taken through
+``storage.upstream.private``, which fails on import when it is gone):
 
 ==========  =========================================  ================
 Store       Catalogue                                  Request
