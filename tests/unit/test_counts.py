@@ -16,8 +16,8 @@ class CountsTest(testtools.TestCase):
     def test_counted_of_a_stores_fields(self):
         found = counts.Counted.of_fields({
             'le:2': b'3', 'le:inf': '1', 'sum': 7000, 'count': 4,
-            'early': None, 'dead_lettered': 2})
+            'early': None, 'dead_lettered': 2, 'expired_backoff': b'5'})
         self.assertEqual(3, found.buckets[2])
         self.assertEqual(1, found.buckets[None])
         self.assertEqual(0, found.buckets[0])
-        self.assertEqual((7000, 4, 0, 0, 2), found[1:])
+        self.assertEqual((7000, 4, 0, 0, 2, 5), found[1:])
