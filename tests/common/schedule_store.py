@@ -228,3 +228,31 @@ class ScheduleStoreBehaviour(behaviour.Helpers):
         self.at = 113
         one.run_once()
         self.assertEqual(list(range(100, 113, 2)), self.posted())
+
+    def test_a_store_slower_than_the_lease_loses_no_tick(self):
+        # Under load every request can take seconds: a pass at 102 is
+        # still posting when its lease (10 s) ends, and another
+        # dispatcher, passing since 100, takes the queue at 115. It
+        # finds 104 to 114 due more than LATE after any record: held
+        # up, not missed. The slow pass records nothing of its own.
+        one = self.ticking(2, 99.5)
+        one.lease = 10
+        two = ticker.Ticker(self.driver, self.queues, 10, 10,
+                            clock=lambda: self.t + self.at)
+        self.at = 100
+        one.run_once()
+        self.assertEqual(0, two.run_once())     # passing since 100
+        post = one.messages.post
+
+        def slow(*args, **kwargs):
+            self.at = 115
+            self.assertEqual(1, two.run_once())
+            post(*args, **kwargs)
+
+        one.messages = types.SimpleNamespace(post=slow)
+        self.at = 102
+        one.run_once()
+        one.messages = self.messages
+        self.at = 116
+        one.run_once()
+        self.assertEqual(list(range(100, 117, 2)), self.posted())

@@ -12,7 +12,12 @@ controller, then writes the new ``after``s, when it wrote them
 Exactly one message per tick: a tick's message has the identity
 ``schedule <name> <tick>`` (``dedup.IDENTITY``), so a tick posted by
 two dispatchers (one whose lease ran out under it, or that died before
-writing its ``after``) is stored once while its message lives. Cost:
+writing its ``after``) is stored once while its message lives. No tick
+is lost to a slow store: a pass whose lease ran out before it recorded
+leaves the queue to the next pass, and a dispatcher counts every tick
+since its first pass as on time (``ticks.plan``'s ``up``), however late
+the store let it find the tick; ``catch_up`` applies to the ticks due
+before every running dispatcher began. Cost:
 one take per pass, O(log n) in the number of queues with schedules;
 per take, one read of the queues' afters and one write of what was
 done, and per queue its metadata read and one post; an idle pass is
@@ -99,6 +104,7 @@ class Ticker:
         self.batch_size = batch_size
         self.clock = clock or data_driver.clock
         self.max_ttl = data_driver.conf[transport.GROUP_NAME].max_message_ttl
+        self.up = None      # the now of this ticker's first pass
         self._workers = None
 
     def run_once(self):
@@ -106,8 +112,12 @@ class Ticker:
         take, up to ``BATCHES`` takes; return how many queues were taken.
         A queue whose pass fails stays taken until its lease ends, then
         is taken again; a failed take is logged."""
-        now, count = int(self.clock()), 0
+        count = 0
         for _ in range(BATCHES):
+            # Each take's lease counts from just before it.
+            now = int(self.clock())
+            if self.up is None:
+                self.up = now
             try:
                 taken = self.store.take(now, self.batch_size, self.lease)
                 if taken:
@@ -143,7 +153,14 @@ class Ticker:
         for _, _, afters, _, _ in records:
             if afters:
                 afters[ticks.PASSED] = passed
-        self.store.advance_all(records)
+        recorded = self.store.advance_all(records)
+        for (queue, project, _, _, held), done in zip(records, recorded):
+            if not done:
+                # Its posts stand (once per tick); the next pass, from
+                # the lease's end, posts them again and goes on.
+                LOG.info('schedules of %s/%s: the pass (at %d) ended at '
+                         '%d, past its lease (to %d): not recorded',
+                         project, queue, now, passed, held)
 
     def _tick_logged(self, taken, old, now):
         queue, project = taken
@@ -177,7 +194,8 @@ class Ticker:
                 # Kept by name before the schedules were last set.
                 after = old.get(schedule.name)
             due, afters[ticks.key(schedule)] = ticks.plan(
-                schedule, after, now, old.get(ticks.PASSED), self.lease)
+                schedule, after, now, old.get(ticks.PASSED), self.lease,
+                self.up)
             metrics.ticks_planned(schedule, after,
                                   afters[ticks.key(schedule)], due)
             if due:

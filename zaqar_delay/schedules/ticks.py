@@ -28,6 +28,9 @@ import cronsim
 # A tick found later than this (seconds) was missed: the dispatchers
 # were down. ``catch_up: none`` skips it.
 LATE = 5
+# The most ticks of one schedule a pass posts as on time (a dispatcher up
+# for long that finds a schedule far behind: its store did not answer).
+ON_TIME_MOST = 1000
 # The key, beside the schedules' names (which have no ``:``), of when a
 # pass recorded a queue's afters.
 PASSED = ':passed'
@@ -88,31 +91,36 @@ def recent(schedule, after, now, limit):
     return found[::-1]
 
 
-def plan(schedule, after, now, passed=None, lease=0):
+def plan(schedule, after, now, passed=None, lease=0, up=None):
     """(ticks to post, new ``after``) for a pass at ``now``.
 
     ``after`` None: the schedule is new, and starts now (nothing before
     it is posted). Otherwise the ticks in ``(after, now]`` are due. Those
     on time are posted in every mode: a tick at most ``LATE`` seconds
-    old, and every tick since the previous pass could have begun when
-    that pass recorded its afters (at ``passed``, its lease ``lease``
-    seconds long) at most ``LATE`` seconds before ``now``: a slow pass
-    holds the queue while ticks fall due, and the next pass is late
-    without any dispatcher being down. The other ticks were missed
+    old; every tick since the previous pass could have begun when that
+    pass recorded its afters (at ``passed``, its lease ``lease`` seconds
+    long) at most ``LATE`` seconds before ``now`` (a slow pass holds the
+    queue while ticks fall due); and every tick since ``up``, when the
+    dispatcher making this pass began passing: it was up since, so a
+    later tick found late was held up (a slow or dead pass's lease, a
+    slow store), not missed, however late. The other ticks were missed
     (every dispatcher was down): ``none`` skips them, ``latest`` posts
     the most recent tick only when none is on time, and ``all`` posts
-    the latest ``max_catch_up`` ticks, missed or not.
+    the latest ``max_catch_up`` ticks, missed or not. At most
+    ``ON_TIME_MOST`` ticks are posted at once.
     """
     if after is None:
         return [], now
     if schedule.catch_up == 'all':
         due = recent(schedule, after, now, schedule.max_catch_up)
     else:
-        since = now
+        start = now - LATE      # the earliest tick on time
         if passed is not None and now - passed <= LATE:
-            since = min(now, passed) - lease
-        due = recent(schedule, max(after, since - LATE - 1), now,
-                     now - since + LATE + 1)
+            start = min(now, passed) - lease - LATE
+        if up is not None:
+            start = min(start, up)
+        since = max(after, start - 1)
+        due = recent(schedule, since, now, min(now - since, ON_TIME_MOST))
         if not due and schedule.catch_up == 'latest':
             due = recent(schedule, after, now, 1)
     if due:

@@ -150,7 +150,10 @@ class TickerTest(testtools.TestCase):
         self.assertEqual(['1970-01-01T00:16:%02dZ' % s
                           for s in (42, 44, 46, 48, 50)], self.ticks())
 
-    def test_a_longer_lease_loses_ticks_older_than_late(self):
+    def test_a_dead_pass_loses_no_tick_while_another_dispatcher_is_up(self):
+        # The queue stays held for the dead pass's lease (9 s): 1006 and
+        # 1008 are more than LATE old when it ends, but the other
+        # dispatcher was up all along: they were not missed.
         self.define('q.1', {'name': 's', 'every': 2, 'body': 1})
         one = self.ticker(lease=9)
         self.run_until(1004, one)
@@ -158,9 +161,52 @@ class TickerTest(testtools.TestCase):
         dead.messages = types.SimpleNamespace(post=lambda *a, **k: 1 / 0)
         self.now = 1006
         dead.run_once()                          # held until 1015
-        self.run_until(1015, one)                # 1006, 1008 missed
-        self.assertEqual(['1970-01-01T00:16:%02dZ' % s
-                          for s in (42, 44, 50, 52, 54)], self.ticks())
+        self.run_until(1015, one)
+        self.assertEqual(list(range(1002, 1015, 2)), self.seconds())
+
+    def test_ticks_while_every_dispatcher_was_down_are_missed(self):
+        self.define('q.1', {'name': 's', 'every': 2, 'body': 1})
+        self.run_until(1004, self.ticker(lease=9))
+        dead = self.ticker(lease=9)
+        dead.messages = types.SimpleNamespace(post=lambda *a, **k: 1 / 0)
+        self.now = 1006
+        dead.run_once()                          # held until 1015
+        self.now = 1014
+        self.run_until(1015, self.ticker(lease=9))  # started at 1015
+        self.assertEqual([1002, 1004, 1010, 1012, 1014], self.seconds())
+
+    def test_a_store_slower_than_the_lease_loses_no_tick(self):
+        # Under load every Swift request can take seconds: a pass's take
+        # lasts 8 s and its post 3 s more, so its lease (10 s, from just
+        # before the take) ends before it records, and another
+        # dispatcher takes the queue then, 13 s after the last record.
+        # Both were up: every tick is posted, once.
+        self.define('q.1', {'name': 's', 'every': 2, 'body': 1})
+        one, two = self.ticker(lease=10), self.ticker(lease=10)
+        self.run_until(1004, one, two)          # 1002, 1004
+        store, post = self.store, self.messages.post
+
+        def slow_take(now, limit, lease):
+            taken = store.take(now, limit, lease)
+            self.now += 8
+            return taken
+
+        def slow_post(queue, messages, client_uuid, project=None):
+            self.now = 1017                     # the lease ended at 1016
+            self.assertEqual(1, two.run_once())
+            post(queue, messages, client_uuid, project)
+
+        one.store = types.SimpleNamespace(
+            take=slow_take, afters_of=store.afters_of,
+            advance_all=store.advance_all, defined=store.defined)
+        one.messages = types.SimpleNamespace(post=slow_post)
+        self.now = 1006
+        with self.assertLogs(ticker.LOG.logger, 'INFO') as logged:
+            self.assertEqual(1, one.run_once())     # not recorded
+        self.assertIn('past its lease', logged.output[0])
+        one.store, one.messages = store, self.messages
+        self.run_until(1020, one, two)
+        self.assertEqual(list(range(1002, 1021, 2)), self.seconds())
 
     def test_ticks_due_during_a_slow_pass_are_on_time(self):
         # Under load a pass can take longer than LATE: the ticks that

@@ -177,6 +177,25 @@ class PlanTest(testtools.TestCase):
                          due)
         self.assertEqual(now, after)
 
+    def test_ticks_since_the_dispatcher_was_up_are_on_time(self):
+        # A dispatcher passing since 1001 finds at 1030 a schedule left
+        # at 1000 (its store held the queue up): nothing was missed, in
+        # any mode. One up since 1020 knows nothing earlier.
+        for mode in definition.CATCH_UP:
+            self.assertEqual((list(range(1002, 1031, 2)), 1030), ticks.plan(
+                every(2, mode), 1000, 1030, 1004, 10, up=1001))
+        self.assertEqual((list(range(1020, 1031, 2)), 1030), ticks.plan(
+            every(2, 'none'), 1000, 1030, 1004, 10, up=1020))
+        self.assertEqual(([1026, 1028, 1030], 1030), ticks.plan(
+            every(2, 'none'), 1000, 1030, 1004, 10, up=1030))
+
+    def test_ticks_on_time_since_the_dispatcher_was_up_are_bounded(self):
+        now = 10 ** 9
+        due, after = ticks.plan(every(1), 0, now, up=0)
+        self.assertEqual(list(range(now - ticks.ON_TIME_MOST + 1, now + 1)),
+                         due)
+        self.assertEqual(now, after)
+
     def test_catch_up_after_downtime(self):
         # Down from 60 to 130: ticks 120 and 180... every 60 s.
         after, now = 0, 130
