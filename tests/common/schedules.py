@@ -22,6 +22,7 @@ import uuid
 
 from zaqarclient.queues import client
 
+from tests.fixtures import logs
 from tests.fixtures import services
 from tests.fixtures import zaqar_server
 from zaqar_delay import pending
@@ -60,6 +61,10 @@ class ScheduleBase:
             message_store=self.store, options=options,
             **self.stack_options()).start()
         self.addCleanup(self.stack.cleanup)
+        # A failure shows the tails of the server's and the
+        # dispatchers' logs (INFO: passes that outlived their lease).
+        self.logs = {'zaqar.log': self.stack.log_path}
+        logs.on_failure(self, lambda: dict(self.logs))
         self.cli = client.Client(self.stack.url, version=2, conf={
             'auth_opts': {'backend': 'noauth',
                           'options': {'os_project_id': self.project}}})
@@ -74,10 +79,13 @@ class ScheduleBase:
     def dispatchers(self, count=3):
         procs = []
         for _ in range(count):
-            proc = subprocess.Popen(
-                [_bin('zaqar-delay-dispatcher'), '--config-file',
-                 self.stack.conf],
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            name = 'dispatcher-%d.log' % (len(self.logs) - 1)
+            self.logs[name] = os.path.join(self.stack.dir, name)
+            with open(self.logs[name], 'ab') as out:
+                proc = subprocess.Popen(
+                    [_bin('zaqar-delay-dispatcher'), '--config-file',
+                     self.stack.conf],
+                    stdout=out, stderr=subprocess.STDOUT)
             self.addCleanup(lambda p=proc: p.poll() is None and p.kill())
             procs.append(proc)
         return procs
