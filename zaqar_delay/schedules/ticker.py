@@ -92,6 +92,18 @@ def earliest(*times):
     return min(found) if found else None
 
 
+def _log_missed(queue, project, schedule, after, now, new, due):
+    """Log (INFO) the ticks a pass skipped as missed, if any."""
+    if after is None or new <= after:
+        return
+    first = ticks.next_after(schedule, after)
+    if first is not None and first < (due[0] if due else new + 1):
+        LOG.info('schedule %s of %s/%s: ticks from %d to %d missed '
+                 '(catch_up %s; pass at %d)', schedule.name, project,
+                 queue, first, due[0] - 1 if due else new,
+                 schedule.catch_up, now)
+
+
 class Ticker:
     """Posts the due ticks of one delay data driver's schedules."""
 
@@ -198,6 +210,8 @@ class Ticker:
                 self.up)
             metrics.ticks_planned(schedule, after,
                                   afters[ticks.key(schedule)], due)
+            _log_missed(queue, project, schedule, after, now,
+                        afters[ticks.key(schedule)], due)
             if due:
                 posts += [message(schedule, tick) for tick in due]
                 metrics.ticks_posted(now, due)

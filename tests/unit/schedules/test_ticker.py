@@ -172,8 +172,10 @@ class TickerTest(testtools.TestCase):
         self.now = 1006
         dead.run_once()                          # held until 1015
         self.now = 1014
-        self.run_until(1015, self.ticker(lease=9))  # started at 1015
+        with self.assertLogs(ticker.LOG.logger, 'INFO') as logged:
+            self.run_until(1015, self.ticker(lease=9))  # started at 1015
         self.assertEqual([1002, 1004, 1010, 1012, 1014], self.seconds())
+        self.assertIn('ticks from 1006 to 1009 missed', logged.output[0])
 
     def test_a_store_slower_than_the_lease_loses_no_tick(self):
         # Under load every Swift request can take seconds: a pass's take
