@@ -202,6 +202,24 @@ class ScheduleStoreBehaviour(behaviour.Helpers):
                     tzinfo=datetime.timezone.utc).timestamp()) - self.t
             for m in next(pages))
 
+    def pass_with_a_slow_post(self, ticker_, at, before=None, after=None):
+        """Run one pass of ``ticker_`` at ``at`` whose posts call
+        ``before`` and ``after`` around the store's post (the time a
+        slow store takes), then give it the store's post back."""
+        post = ticker_.messages.post
+
+        def slow(*args, **kwargs):
+            if before:
+                before()
+            post(*args, **kwargs)
+            if after:
+                after()
+
+        ticker_.messages = types.SimpleNamespace(post=slow)
+        self.at = at
+        ticker_.run_once()
+        ticker_.messages = self.messages
+
     def test_a_schedule_starts_when_it_was_set(self):
         # Set at 100.5, first seen by a pass at 103.
         one = self.ticking(1, 100.5)
@@ -215,16 +233,11 @@ class ScheduleStoreBehaviour(behaviour.Helpers):
         one = self.ticking(2, 99.5)
         self.at = 100
         one.run_once()
-        post = one.messages.post
 
-        def slow(*args, **kwargs):
-            post(*args, **kwargs)
+        def acknowledged_at_112():
             self.at = 112
 
-        one.messages = types.SimpleNamespace(post=slow)
-        self.at = 102
-        one.run_once()
-        one.messages = self.messages
+        self.pass_with_a_slow_post(one, 102, after=acknowledged_at_112)
         self.at = 113
         one.run_once()
         self.assertEqual(list(range(100, 113, 2)), self.posted())
@@ -242,17 +255,13 @@ class ScheduleStoreBehaviour(behaviour.Helpers):
         self.at = 100
         one.run_once()
         self.assertEqual(0, two.run_once())     # passing since 100
-        post = one.messages.post
 
-        def slow(*args, **kwargs):
+        def two_takes_the_queue_at_115():
             self.at = 115
             self.assertEqual(1, two.run_once())
-            post(*args, **kwargs)
 
-        one.messages = types.SimpleNamespace(post=slow)
-        self.at = 102
-        one.run_once()
-        one.messages = self.messages
+        self.pass_with_a_slow_post(one, 102,
+                                   before=two_takes_the_queue_at_115)
         self.at = 116
         one.run_once()
         self.assertEqual(list(range(100, 117, 2)), self.posted())

@@ -64,16 +64,22 @@ class ScheduleMetadataTest(zaqar_server.ServerTestCase):
         status, body = self.request('GET', 'sched.patch', None)
         self.assertNotIn('_schedules', body)
 
-    def test_good_schedules_are_stored_and_show_a_next_tick(self):
-        good = [_every(), {'name': 'nightly', 'cron': '0 2 * * *',
-                           'timezone': 'Europe/Paris', 'body': 'b',
-                           'catch_up': 'all', 'max_catch_up': 3}]
+    def stored_stats(self, good):
+        """Create queue ``sched.good`` with ``_schedules`` ``good``,
+        check they are stored as given, and return the queue's stats."""
         self.assertEqual(201, self.request('PUT', 'sched.good', {
             '_schedules': good})[0])
         status, body = self.request('GET', 'sched.good', None)
         self.assertEqual(good, body['_schedules'])
         status, stats = self.request('GET', 'sched.good/stats', None)
         self.assertEqual(200, status)
+        return stats
+
+    def test_good_schedules_are_stored_and_show_a_next_tick(self):
+        good = [_every(), {'name': 'nightly', 'cron': '0 2 * * *',
+                           'timezone': 'Europe/Paris', 'body': 'b',
+                           'catch_up': 'all', 'max_catch_up': 3}]
+        stats = self.stored_stats(good)
         self.assertRegex(stats['next_tick'],
                          r'^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$')
 
@@ -92,10 +98,5 @@ class SwiftScheduleMetadataTest(ScheduleMetadataTest):
         # swift.delay checks _schedules but keeps no schedule index yet
         # (doc/source/schedules.rst): no next_tick.
         good = [_every()]
-        self.assertEqual(201, self.request('PUT', 'sched.good', {
-            '_schedules': good})[0])
-        status, body = self.request('GET', 'sched.good', None)
-        self.assertEqual(good, body['_schedules'])
-        status, stats = self.request('GET', 'sched.good/stats', None)
-        self.assertEqual(200, status)
+        stats = self.stored_stats(good)
         self.assertNotIn('next_tick', stats)
