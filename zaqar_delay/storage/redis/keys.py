@@ -9,6 +9,7 @@ read the same store; the index sets added by this driver all have the
 
 import collections
 
+from zaqar.storage.redis import queues as upstream_queues
 from zaqar.storage.redis import utils
 
 # The six sets of a queue's index, in the order every script takes them
@@ -47,6 +48,7 @@ HISTORY = 'zaqar_delay.history.'
 # The store's counters for the metrics exporter: field -> count, written
 # by the claim, list, release and dead_letter scripts (scripts/metrics.lua).
 METRICS = 'zaqar_delay.metrics'
+QUEUES = upstream_queues.QUEUES_SET_STORE_NAME  # a project's queues
 CLAIMS = 'claims'                   # upstream: claim expiry -> claim id
 CLAIM_MESSAGES = 'messages'         # upstream: messages.<claim id>, a list
 
@@ -83,6 +85,11 @@ def history(queue, project):
     upstream's ``<project>.<queue>`` names)."""
     project = project or ''
     return '%s%d:%s.%s' % (HISTORY, len(project), project, queue)
+
+
+def queues(project):
+    """Upstream's set of a project's queues (member: ``queue_hash``)."""
+    return utils.scope_queue_name(QUEUES, project)
 
 
 def queue_hash(queue, project):

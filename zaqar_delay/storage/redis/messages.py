@@ -229,28 +229,44 @@ class MessageController(upstream_messages.MessageController):
             return iter([])
         return iter(list(self._in_queue(queue, project, message_ids)))
 
-    def _delete(self, queue, project, message_ids, check, claim_ids=()):
+    def _delete(self, queue, project, message_ids, check, claim_ids=(),
+                queue_checked=True):
+        """Run the delete script; without ``queue_checked``, the script
+        checks that the queue exists (code 4 when it does not)."""
         reply = self._lua['delete'](
             keys=list(keys.index(queue, project)) + [
-                keys.history(queue, project)] + list(message_ids),
-            args=[self._now(), check] + list(claim_ids))
+                keys.history(queue, project), keys.queues(project)] +
+            list(message_ids),
+            args=[self._now(), check,
+                  '' if queue_checked else keys.queue_hash(queue, project)] +
+            list(claim_ids))
         return [int(reply[0])] + [r.decode() for r in reply[1:]
                                   if isinstance(r, bytes)]
 
     @utils.raises_conn_error
     @utils.retries_on_connection_error
     def delete(self, queue, message_id, project=None, claim=None):
-        if not self._queue_ctrl.exists(queue, project):
+        """Delete as upstream. When the queues are in this database
+        (``metadata``), one script call checks that the queue exists
+        and deletes; otherwise the queue controller checks it first."""
+        # The script checks the queue only where it can see its set.
+        queue_checked = self._metadata is None
+        if queue_checked and not self._queue_ctrl.exists(queue, project):
             return
         if claim is not None:
             try:
                 uuid.UUID(claim)
             except ValueError:
+                if not self._queue_ctrl.exists(queue, project):
+                    return
                 raise errors.ClaimDoesNotExist(claim, queue, project)
 
         check, claims = ('unclaimed', []) if claim is None else (
             'claims', [claim])
-        code = self._delete(queue, project, [message_id], check, claims)[0]
+        code = self._delete(queue, project, [message_id], check, claims,
+                            queue_checked)[0]
+        if code == 4:       # no such queue
+            return
         if code == 1:
             raise errors.MessageIsClaimed(message_id)
         if code == 2:

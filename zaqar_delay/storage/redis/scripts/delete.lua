@@ -3,35 +3,42 @@ delete: delete messages of one queue, all or none, after a claim check.
 
 KEYS[1..6]  queue index keys (see index.lua)
 KEYS[7]     the queue's history stream (see history.lua)
-KEYS[8..]   message hash keys (message ids)
+KEYS[8]     upstream's set of the project's queues (queues_set)
+KEYS[9..]   message hash keys (message ids)
 
 ARGV[1]     now
 ARGV[2]     check: 'unclaimed' (none may be held by a live claim),
-            'claims' (each must be held by one of ARGV[3..]), 'popped'
+            'claims' (each must be held by one of ARGV[4..]), 'popped'
             (as 'claims', for a pop) or 'any'
-ARGV[3..]   claim ids, with 'claims' and 'popped'
+ARGV[3]     the queue's member in KEYS[8], when the script checks that
+            the queue exists ('': the caller checked it)
+ARGV[4..]   claim ids, with 'claims' and 'popped'
 
 Ids that are not in this queue are ignored (never deleted). Each
 message deleted is recorded as deleted (with the live claim holding it,
 if any; popped 1 for a pop) in the history of messages that keep one.
-Returns {0, deleted} or, when the check fails, nothing is deleted and
+Returns {4} when the queue does not exist (nothing is read or deleted),
+{0, deleted} or, when the check fails, nothing is deleted and
 {1, id, holder} (held by a live claim), {2, id} (not claimed) or
 {3, id, holder} (held by another claim) is returned.
 --]]
 --- @include "index"
 --- @include "history"
 local history = KEYS[7]
+if ARGV[3] ~= '' and not redis.call('ZSCORE', KEYS[8], ARGV[3]) then
+    return {4}
+end
 local now = tonumber(ARGV[1])
 local popped = ARGV[2] == 'popped' and 1 or 0
 local check = popped == 1 and 'claims' or ARGV[2]
 local allowed = {}
-for i = 3, #ARGV do
+for i = 4, #ARGV do
     allowed[ARGV[i]] = true
 end
 
 local present = {}
 local kept = {}     -- id -> {history ttl, claim}: messages with history
-for i = 8, #KEYS do
+for i = 9, #KEYS do
     local mid = KEYS[i]
     if redis.call('ZSCORE', messages, mid) then
         local held = redis.call('HMGET', mid, 'c', 'c.e', 'h')
