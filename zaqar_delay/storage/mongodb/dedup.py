@@ -12,6 +12,7 @@ old holder, so only one of two racing posts takes it.
 import datetime
 
 from pymongo import errors as mongo_errors
+from zaqar.storage.mongodb import utils
 
 from zaqar_delay.storage.mongodb import queries
 
@@ -75,3 +76,23 @@ class Holders:
             if taken.matched_count:
                 return oid
         return oid
+
+
+def answers(collection, scope, ids, dedups, now):
+    """The id answering for each message just posted to the queue of
+    ``scope`` (its ``p_q``), with its ``Dedup`` (or None): its own, or
+    that of the live message holding its key value, whose posted
+    document, not yet in any state, is then deleted."""
+    if not any(dedups):
+        return ids
+    holders = Holders(collection, scope)
+    found_ids, dropped = [], []
+    for mid, found in zip(ids, dedups):
+        held = found and str(holders.hold(found, utils.to_oid(mid), now))
+        if held and held != mid:
+            dropped.append(utils.to_oid(mid))
+        found_ids.append(held or mid)
+    if dropped:
+        collection.delete_many({'_id': {'$in': dropped},
+                                's': queries.POSTING})
+    return found_ids

@@ -261,8 +261,9 @@ class DelayMessages:
         # stored one gets its state and its pending push in one write.
         now = timeutils.utcnow_ts()
         collection = self._collection(queue_name, project)
-        answers = self._deduplicate(collection, queue_name, project, ids,
-                                    dedups, now)
+        answers = dedup.answers(
+            collection, utils.scope_queue_name(queue_name, project), ids,
+            dedups, now)
         pushed, rest = [], []
         for mid, answer in zip(ids, answers):
             if answer != mid:
@@ -279,26 +280,6 @@ class DelayMessages:
                 # some of its documents. Not acknowledged; nothing stays.
                 collection.delete_many({'_id': {'$in': oids}})
                 raise errors.MessageConflict(queue_name, project)
-        return answers
-
-    def _deduplicate(self, collection, queue_name, project, ids, dedups,
-                     now):
-        """The id answering for each posted message: its own, or that of
-        the live message holding its dedup key value (the posted
-        document, not yet in any state, is then deleted)."""
-        if not any(dedups):
-            return ids
-        holders = dedup.Holders(collection,
-                                utils.scope_queue_name(queue_name, project))
-        answers, dropped = [], []
-        for mid, found in zip(ids, dedups):
-            held = found and str(holders.hold(found, utils.to_oid(mid), now))
-            if held and held != mid:
-                dropped.append(utils.to_oid(mid))
-            answers.append(held or mid)
-        if dropped:
-            collection.delete_many({'_id': {'$in': dropped},
-                                    's': POSTING})
         return answers
 
     # Reads and deletes by id. Upstream's hint the ``_id`` index, which
