@@ -174,10 +174,13 @@ class MessageController(upstream_messages.MessageController):
             content_type='application/json',
             headers={'x-object-meta-clientid': str(client_uuid)})
         if found:
-            held = dedup.hold(self._client, queue, project, found, mid, now,
-                              lambda m: self._live(queue, m, project))
-            if held != mid:     # a live message answers for it
-                self._delete(queue, mid, project)
+            held, holder = dedup.hold(
+                self._client, queue, project, found, mid, now,
+                lambda m: self.found(queue, m, project))
+            if held != mid:     # a live message answers for it, findable
+                parallel.together(
+                    lambda: self._delete(queue, mid, project),
+                    lambda: dedup.findable(index, held, holder, now))
                 return held
             if self.driver.pushes:
                 # Only once the post owns its dedup key: a duplicate is
@@ -199,9 +202,6 @@ class MessageController(upstream_messages.MessageController):
                        dedup=found.digest if found else '',
                        body=content['body'])
         return mid
-
-    def _live(self, queue, message_id, project):
-        return self.found(queue, message_id, project) is not None
 
     def _candidates(self, index, kinds, marker, want):
         # A message can have a ready entry and a lock (one that ended,
