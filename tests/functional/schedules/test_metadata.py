@@ -93,10 +93,3 @@ class SwiftScheduleMetadataTest(ScheduleMetadataTest):
             'message_store': 'swift.delay',
             'swift': services.keystone_swift().swift_store()}
         super().setUpClass()
-
-    def test_good_schedules_are_stored_and_show_a_next_tick(self):
-        # swift.delay checks _schedules but keeps no schedule index yet
-        # (doc/source/schedules.rst): no next_tick.
-        good = [_every()]
-        stats = self.stored_stats(good)
-        self.assertNotIn('next_tick', stats)

@@ -5,6 +5,7 @@ schedule changes and goes (tox -e slow: each test runs 20-40 s)."""
 import testtools
 
 from tests.common import schedules
+from tests.fixtures import services
 
 
 class RedisTickingTest(schedules.ScheduleTests, testtools.TestCase):
@@ -22,3 +23,10 @@ class RedisInServerTickingTest(schedules.InServerTests, testtools.TestCase):
 class MongodbInServerTickingTest(schedules.InServerTests,
                                  testtools.TestCase):
     store = 'mongodb.delay'
+
+
+class SwiftTickingTest(schedules.ScheduleTests, testtools.TestCase):
+    store = 'swift.delay'
+
+    def stack_options(self):
+        return {'swift': services.keystone_swift().swift_store()}

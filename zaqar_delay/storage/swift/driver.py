@@ -15,6 +15,7 @@ from zaqar_delay.storage.swift import claims
 from zaqar_delay.storage.swift import client
 from zaqar_delay.storage.swift import messages
 from zaqar_delay.storage.swift import pushes
+from zaqar_delay.storage.swift import schedules
 from zaqar_delay.storage.swift import upstream
 
 NAME = 'swift.delay'
@@ -22,14 +23,13 @@ NAME = 'swift.delay'
 
 class DataDriver(common.DelaySettings, upstream_driver.DataDriver):
     """Upstream's swift DataDriver with the delay message and claim
-    controllers, pending pushes, and a client that keeps its
-    connections (``client.Client``). No schedule index: the one in
-    ``schedules`` lost ticks in CI runs under load, and is not ticked
-    (doc/source/schedules.rst)."""
+    controllers, pending pushes, the schedule index, and a client that
+    keeps its connections (``client.Client``)."""
 
     message_class = messages.MessageController
     claim_class = claims.ClaimController
     push_class = pushes.Pushes
+    schedule_class = schedules.Schedules
 
     def __init__(self, conf, cache, control_driver):
         super().__init__(conf, cache, control_driver)

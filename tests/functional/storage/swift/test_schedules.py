@@ -2,7 +2,6 @@
 
 from tests.common import schedule_store
 from tests.fixtures import swift_store
-from zaqar_delay.storage.swift import driver
 from zaqar_delay.storage.swift import responses
 from zaqar_delay.storage.swift import schedules
 
@@ -12,11 +11,6 @@ class SwiftScheduleStoreTest(schedule_store.ScheduleStoreBehaviour,
     shows_lease = False     # next_tick: the look the last pass recorded
 
     def setUp(self):
-        # The driver does not use this index yet (doc/source/
-        # schedules.rst): the suite gives it one.
-        self.addCleanup(setattr, driver.DataDriver, 'schedule_class',
-                        driver.DataDriver.schedule_class)
-        driver.DataDriver.schedule_class = schedules.Schedules
         super().setUp()
         # The index is the store's, not a queue's: start it empty.
         client = self.driver.connection
