@@ -69,8 +69,8 @@ class DeleteTest(redis_store.DelayTestBase):
     def test_a_bad_claim_id_on_a_queue_that_exists_is_refused(self):
         mid = self.post()
         self.assertRaises(
-            errors.ClaimDoesNotExist, self.messages.delete, QUEUE, mid, behaviour.PROJECT,
-            claim='not-a-claim-id')
+            errors.ClaimDoesNotExist, self.messages.delete, QUEUE, mid,
+            behaviour.PROJECT, claim='not-a-claim-id')
         self.assertEqual(1, self.redis.exists(mid))
 
     def test_queues_of_another_database_are_checked_before(self):
