@@ -104,17 +104,7 @@ class Failover(outage.OutageTests):
         # sentinels name; past 60 s it does what an operator would
         # (REPLICAOF that primary), and its report says which it was
         # (the sentinels' logs are the test's details when it fails).
-        self.old.start()
-        try:
-            self.new = self.group.wait_settled(timeout=60)
-            self.rejoined_by = 'sentinel'
-        except AssertionError:
-            primary = self.group.primary()
-            for server in self.group.servers:
-                if server is not primary:
-                    server.client.replicaof('127.0.0.1', primary.port)
-            self.new = self.group.wait_settled()
-            self.rejoined_by = 'replicaof'
+        self.new, self.rejoined_by = self.group.rejoin(self.old)
         if self.new is self.old:
             self.rejoined_by += '-failed-back'
         self.times['rejoined'] = time.time()
