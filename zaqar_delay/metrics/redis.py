@@ -3,12 +3,14 @@
 Queues: upstream's ``msgset_index``, and for a pool the queues the
 catalog maps to it (``catalog``).
 
-Per queue, one pipelined round trip for every queue of a scrape (three
-ZCARDs, two ZCOUNTs and three one-member ranges on the queue's index
-sets, ``storage.redis.keys``), then one HMGET of the first ready
-message of each queue that has one: O(log n) per queue, whatever its
-backlog. Store-wide: ZCARD of the pending and failed pushes, and an
-HGETALL of the counters the claim, release and dead-letter scripts keep
+Per queue, one pipelined round trip for every queue of a scrape (two
+ZCARDs, a ZCOUNT, a GET and four short ranges on the queue's index
+sets, ``storage.redis.keys``), then one more for the HMGET of the first
+ready message of each queue that has one and two reads per waiting
+chunk holding due messages (``storage.redis.waiting``, at most
+``DUE_CHUNKS``): O(log n) per queue, whatever its backlog.
+Store-wide: ZCARD of the pending and failed pushes, and an HGETALL of
+the counters the claim, release and dead-letter scripts keep
 (``keys.METRICS``, ``scripts/metrics.lua``).
 """
 
@@ -19,6 +21,7 @@ from zaqar_delay.metrics import catalog
 from zaqar_delay.metrics import families
 from zaqar_delay.storage.redis import keys
 from zaqar_delay.storage.redis import migrate
+from zaqar_delay.storage.redis import waiting
 
 
 def queues(data, control, cache, pool=''):
@@ -58,43 +61,43 @@ def read(data, named, now):
     with client.pipeline(transaction=False) as pipe:
         for index in indexes:
             pipe.zcard(index.ready)
-            pipe.zcard(index.waiting)
             pipe.zcard(index.claimed)
-            pipe.zcount(index.due, '-inf', now)
             pipe.zcount(index.claim_expiry, '-inf', now)
-            pipe.zrangebyscore(index.due, '-inf', '+inf', start=0, num=1,
-                               withscores=True)
-            pipe.zrangebyscore(index.due, '(%d' % now, '+inf', start=0,
-                               num=1, withscores=True)
             pipe.zrangebyscore(index.claim_expiry, '-inf', now, start=0,
                                num=1, withscores=True)
             pipe.zrange(index.ready, 0, 0)
+            waiting.ask(pipe, index, now)
         replies = pipe.execute()
-    rows = [replies[at:at + 9] for at in range(0, len(replies), 9)]
+    rows = [replies[at:at + 8] for at in range(0, len(replies), 8)]
     with client.pipeline(transaction=False) as pipe:
+        sizes = [waiting.ask_chunks(pipe, index, row[5:], now)
+                 for index, row in zip(indexes, rows)]
         for row in rows:
-            if row[8]:
-                pipe.hmget(row[8][0], 'd', 'cr')
-        firsts = iter(pipe.execute())
+            if row[4]:
+                pipe.hmget(row[4][0], 'd', 'cr')
+        second = pipe.execute()
+    chunk_replies, firsts = second[:sum(sizes)], iter(second[sum(sizes):])
     found = {}
-    for name, row in zip(named, rows):
-        (ready, waiting, claimed, due_waiting, ended, first_due, next_due,
-         first_ended, first_ready) = row
+    at = 0
+    for name, row, size in zip(named, rows, sizes):
+        ready, claimed, ended, first_ended, first_ready = row[:5]
+        waits = waiting.answer(row[5:], chunk_replies[at:at + size])
+        at += size
         since = []
         if first_ready:
             due, created = next(firsts)
             since.append(_number(due) or _number(created))
-        if first_due and first_due[0][1] <= now:
-            since.append(first_due[0][1])
+        if waits.first_due is not None and waits.first_due <= now:
+            since.append(waits.first_due)
         if first_ended:
             since.append(first_ended[0][1])
         since = [s for s in since if s is not None]
         found[name] = families.QueueStats(
-            delayed=waiting - due_waiting,
-            ready=ready + due_waiting + ended,
+            delayed=waits.total - waits.due,
+            ready=ready + waits.due + ended,
             claimed=claimed - ended,
             available_since=min(since) if since else None,
-            next_due=next_due[0][1] if next_due else None)
+            next_due=waits.next_due)
     return found
 
 

@@ -16,12 +16,19 @@ from zaqar.storage.redis import utils
 # as KEYS[1..6] (scripts/index.lua names them the same way).
 MESSAGES = 'messages'               # upstream: rank -> id, every message
 READY = 'delay.ready'               # rank -> id: due and not claimed
-WAITING = 'delay.waiting'           # rank -> id: not due yet
-DUE = 'delay.due'                   # due time -> id: not due yet
+WAITING = 'delay.wait'              # chunk -> chunk: chunks of waiting
+DUE = 'delay.wait_due'              # earliest due time -> chunk
 CLAIMED = 'delay.claimed'           # rank -> id: held by a claim
 CLAIM_EXPIRY = 'delay.claim_expiry'  # claim expiry -> id: held by a claim
 
 SUFFIXES = (MESSAGES, READY, WAITING, DUE, CLAIMED, CLAIM_EXPIRY)
+
+
+# Waiting messages are in chunks of CHUNK ranks (scripts/index.lua).
+CHUNK = 128
+# The waiting sets of stores written before chunks (rank -> id and due
+# time -> id), which ``migrate`` replaces.
+UNCHUNKED = ('delay.waiting', 'delay.due')
 
 
 class Index(collections.namedtuple(
@@ -29,8 +36,30 @@ class Index(collections.namedtuple(
     """A queue's index keys; ``list(index)`` is a script's KEYS[1..6]."""
 
     def own(self):
-        """The keys this driver adds (not upstream's message set)."""
+        """The sorted sets this driver adds (not upstream's message set);
+        see ``chunks`` for the rest of its keys."""
         return list(self[1:])
+
+    def chunk(self, c):
+        """The sorted set of waiting chunk ``c``: rank -> due time."""
+        return '%s.#%s' % (self.waiting, c)
+
+    @property
+    def waiting_count(self):
+        """A string: how many messages wait, in all chunks."""
+        return self.waiting + '.#n'
+
+    @property
+    def unchunked(self):
+        """The keys ``UNCHUNKED`` of this queue."""
+        return [self.messages[:-len(MESSAGES)] + suffix
+                for suffix in UNCHUNKED]
+
+
+def chunks(client, index):
+    """Every key of a queue's waiting chunks, with its count key."""
+    return [index.chunk(c.decode()) for c in client.zrange(
+        index.waiting, 0, -1)] + [index.waiting_count]
 
 
 RANK_COUNTER = 'rank_counter'       # upstream: next rank of the queue

@@ -43,19 +43,25 @@ class MessageController(upstream_messages.MessageController):
     in the same step (``zaqar_delay.storage.redis.history``); a message
     without ``h`` costs no more than before.
 
-    This driver adds five sorted sets per queue; every message is in
-    exactly one state, and each state is indexed by rank and, where it
-    ends on its own, by the time it ends:
+    This driver adds a few keys per queue; every message is in exactly
+    one state, and each state is indexed by rank and, where it ends on
+    its own, by the time it ends:
 
     ==========================================  =================  ==========
     Key                                         Score              Holds
     ==========================================  =================  ==========
     ``<project>.<queue>.delay.ready``           rank               due, free
-    ``<project>.<queue>.delay.waiting``         rank               not due
-    ``<project>.<queue>.delay.due``             due time (``d``)   not due
     ``<project>.<queue>.delay.claimed``         rank               claimed
     ``<project>.<queue>.delay.claim_expiry``    claim expiry       claimed
+    ``<project>.<queue>.delay.wait.#<c>``       due time (``d``)   not due
     ==========================================  =================  ==========
+
+    Messages not due are kept by rank in chunks of ``keys.CHUNK`` ranks,
+    each a sorted set small enough for redis's compact encoding (member:
+    the rank; the id is the rank's member in ``messages``), with the
+    chunks listed in ``delay.wait`` (by chunk) and ``delay.wait_due`` (by
+    their earliest due time) and counted in ``delay.wait.#n``
+    (``scripts/index.lua``, ``waiting``).
 
     With zaqar-delay's notifier stage, one more sorted set per store,
     ``zaqar_delay.pushes``, holds the pushes to subscribers still to make:
@@ -69,7 +75,8 @@ class MessageController(upstream_messages.MessageController):
 
     A claim takes the lowest ranks of ``ready``; a default list page is a
     range of ``ready`` after the marker rank; with ``include_claimed`` or
-    ``include_delayed`` the ``claimed`` or ``waiting`` range is merged in.
+    ``include_delayed`` the ``claimed`` range or the waiting chunks are
+    merged in.
     Waiting messages whose time came and claimed ones whose claim ended
     are moved back to ``ready`` (or, with a retry backoff, to ``waiting``)
     lazily, by the claim and list scripts, at most ``[delay]
@@ -91,7 +98,8 @@ class MessageController(upstream_messages.MessageController):
 
     def _delete_queue_messages(self, queue, project, pipe):
         super()._delete_queue_messages(queue, project, pipe)
-        pipe.delete(*keys.index(queue, project).own())
+        index = keys.index(queue, project)
+        pipe.delete(*index.own(), *keys.chunks(self._client, index))
 
     @utils.retries_on_connection_error
     def _post(self, keys_, args):

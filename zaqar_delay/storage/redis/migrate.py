@@ -3,7 +3,10 @@
 ``redis`` -> ``redis.delay``: every queue's messages are put in the
 index set of their state (``reindex.lua``, one atomic batch at a time),
 as their hashes say. Run it after every zaqar-server uses
-``redis.delay``; it is idempotent and can be run again at any time.
+``redis.delay``; it is idempotent and can be run again at any time. It
+also moves a store written by an earlier ``redis.delay``, whose waiting
+sets were not in chunks: the messages are indexed again, then the old
+sets (``keys.UNCHUNKED``) are dropped.
 
 ``redis.delay`` -> ``redis``: nothing needs to change for ``redis`` to
 read the store, since the upstream records are always kept; the index
@@ -38,13 +41,16 @@ def scopes(client, batch=1000):
 def reindex(scripts, scope, batch=1000, dry_run=False):
     """Index one queue (by its scope, see ``scopes``); yield the Counts
     of each batch as it is done."""
+    index = keys.scoped_index(scope)
     after = 0
     while True:
         reply = scripts['reindex'](
-            keys=list(keys.scoped_index(scope)),
+            keys=list(index),
             args=[timeutils.utcnow_ts(), after, batch, int(not dry_run)])
         last = encodeutils.safe_decode(reply[0])
         if not last:
+            if not dry_run:
+                scripts.client.unlink(*index.unchunked)
             return
         after = last
         yield common.Counts(*(int(n) for n in reply[1:]))
@@ -53,11 +59,14 @@ def reindex(scripts, scope, batch=1000, dry_run=False):
 def drop_index(client, scope, dry_run=False):
     """Drop one queue's index sets (by its scope, see ``scopes``);
     return how many index entries."""
-    own = keys.scoped_index(scope).own()
+    index = keys.scoped_index(scope)
+    own = index.own() + index.unchunked
+    chunks = keys.chunks(client, index)
     with client.pipeline() as pipe:
-        for key in own:
+        # Entries naming a message: not the chunk lists.
+        for key in set(own + chunks[:-1]) - {index.waiting, index.due}:
             pipe.zcard(key)
         entries = sum(pipe.execute())
     if not dry_run:
-        client.unlink(*own)
+        client.unlink(*own, *chunks)
     return entries

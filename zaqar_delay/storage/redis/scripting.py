@@ -86,6 +86,7 @@ class Scripts:
     READS = ('list',)
 
     def __init__(self, client, replication=NO_WAIT):
+        self.client = client
         self._scripts = {name: client.register_script(source(name))
                          for name in self.NAMES}
         if replication.replicas:

@@ -10,6 +10,7 @@ from zaqar.storage.redis import utils
 from zaqar_delay import delay
 from zaqar_delay import schedules
 from zaqar_delay.storage.redis import keys
+from zaqar_delay.storage.redis import waiting
 
 
 class MessageQueueHandler(upstream_messages.MessageQueueHandler):
@@ -20,6 +21,9 @@ class MessageQueueHandler(upstream_messages.MessageQueueHandler):
     live claim, ``delayed`` those not due yet, and ``free`` the rest,
     which a claim can take now; ``next_due`` is the time the earliest
     delayed message comes due, present when ``delayed`` is not zero.
+    Messages that came due in more than ``waiting.DUE_CHUNKS`` chunks
+    and were not promoted yet (by a claim or list) may be counted as
+    delayed.
     """
 
     @utils.raises_conn_error
@@ -27,16 +31,10 @@ class MessageQueueHandler(upstream_messages.MessageQueueHandler):
     def stats(self, name, project=None):
         stats = super().stats(name, project)
         counts = stats['messages']
-        due_key = keys.index(name, project).due
-        now = self.driver.now()
-        with self._client.pipeline() as pipe:
-            pipe.zcount(due_key, '(%d' % now, '+inf')
-            pipe.zrangebyscore(due_key, '(%d' % now, '+inf', start=0, num=1,
-                               withscores=True)
-            delayed, first_due = pipe.execute()
-
-        next_due = int(first_due[0][1]) if first_due else None
+        found = waiting.read(self._client, keys.index(name, project),
+                             self.driver.now())
+        next_due = int(found.next_due) if found.next_due else None
         counts.update(delay.stats(counts['total'], counts['claimed'],
-                                  delayed, next_due))
+                                  found.total - found.due, next_due))
         stats.update(schedules.next_tick(self.driver, name, project))
         return stats

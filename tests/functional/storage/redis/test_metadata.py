@@ -6,6 +6,7 @@ from tests.common import behaviour
 from tests.fixtures import redis_store
 from zaqar_delay.storage.redis import keys
 from zaqar_delay.storage.redis import metadata
+from zaqar_delay.storage.redis import waiting
 
 QUEUE = 'metadata.queue.with.dots'
 
@@ -40,8 +41,7 @@ class PostMetadataTest(redis_store.DelayTestBase):
         second, = self.post({'n': 2})
         self.assertEqual([first.encode()], self.redis.zrange(
             self.index.ready, 0, -1))
-        self.assertEqual([second.encode()], self.redis.zrange(
-            self.index.due, 0, -1))
+        self.assertEqual([second], list(waiting.ids(self.redis, self.index)))
 
     def test_a_dedup_key_set_after_a_post_applies_to_the_next(self):
         self.post({'k': 'a'})

@@ -41,8 +41,38 @@ class MigrateTest(redis_store.DelayTestBase):
         return [m['id'] for m in msgs]
 
     def index_size(self):
-        return sum(self.redis.zcard(k)
-                   for k in keys.index(self.queue, self.project).own())
+        index = keys.index(self.queue, self.project)
+        chunks = keys.chunks(self.redis, index)
+        return (sum(self.redis.zcard(k) for k in index.own() + chunks[:-1])
+                + self.redis.exists(chunks[-1]))
+
+    def test_from_unchunked_redis_delay(self):
+        """A store written before waiting chunks: its sets rank -> id
+        and due time -> id are replaced."""
+        msgs = self.driver.message_controller
+        ready = msgs.post(self.queue, [{'ttl': 3600, 'body': 1}], CLIENT,
+                          self.project)
+        waiting = msgs.post(self.queue, [{'ttl': 3600, 'body': 2,
+                                          'delay': 300}], CLIENT,
+                            self.project)
+        index = keys.index(self.queue, self.project)
+        old_waiting, old_due = index.unchunked
+        due = float(self.redis.hget(waiting[0], 'd'))
+        rank = self.redis.zscore(index.messages, waiting[0])
+        self.redis.unlink(index.waiting, index.due,
+                          *keys.chunks(self.redis, index))
+        self.redis.zadd(old_waiting, {waiting[0]: rank})
+        self.redis.zadd(old_due, {waiting[0]: due})
+        timeutils.advance_time_seconds(300)
+        self.assertEqual(ready, self.claim(self.driver, 10))
+
+        timeutils.advance_time_seconds(-300)
+        self.assertIn('ready 0, waiting 1, claimed 1',
+                      self.manage('--to', 'redis.delay'))
+        self.assertEqual(0, self.redis.exists(old_waiting, old_due))
+        self.assertEqual([], self.claim(self.driver, 10))
+        timeutils.advance_time_seconds(300)
+        self.assertEqual(waiting, self.claim(self.driver, 10))
 
     def test_from_redis_to_redis_delay(self):
         msgs = self.upstream.message_controller
@@ -88,7 +118,8 @@ class MigrateTest(redis_store.DelayTestBase):
         self.assertEqual(ids[:1], self.claim(self.driver, 1))
 
         report = self.manage('--to', 'redis')
-        self.assertIn('dropped 6 index entries', report)
+        # ready 2, claimed and claim expiry 1 each, waiting 1
+        self.assertIn('dropped 5 index entries', report)
         self.assertEqual(0, self.index_size())
 
         up = pipeline.DataDriver(self.conf, self.upstream, self.control)

@@ -9,6 +9,7 @@ from zaqar.tests import base as zaqar_base
 from tests.fixtures import redis_store
 from zaqar_delay.storage.redis import driver
 from zaqar_delay.storage.redis import keys
+from zaqar_delay.storage.redis import waiting
 
 POOL_DB = 7
 
@@ -34,5 +35,6 @@ class PoolUriTest(redis_store.RedisMixin, zaqar_base.TestBase):
         in_pool = redis.Redis(port=port, db=POOL_DB)
         self.addCleanup(in_pool.flushdb)
         self.assertTrue(in_pool.exists(mid))
-        self.assertEqual(1, in_pool.zcard(keys.index('q', 'p').due))
+        self.assertEqual([mid], list(waiting.ids(in_pool,
+                                                 keys.index('q', 'p'))))
         self.assertFalse(self.redis.exists(mid))

@@ -13,6 +13,7 @@ from tests.common import behaviour
 from tests.fixtures import redis_store
 from tests.fixtures import services
 from zaqar_delay.storage.redis import keys
+from zaqar_delay.storage.redis import waiting as redis_waiting
 
 GROUPS = (message_opts, management_opts)
 
@@ -63,7 +64,7 @@ class RedisRestartTest(behaviour.Helpers, redis_store.DelayTestBase):
             poster.join(60)
         client = self.server.client
         index = keys.index(self.queue, behaviour.PROJECT)
-        waiting = {m.decode() for m in client.zrange(index.waiting, 0, -1)}
+        waiting = set(redis_waiting.ids(client, index))
         for mid, delay in acked.items():
             fields = client.hgetall(mid)
             self.assertTrue(fields, 'acknowledged %s was lost' % mid)

@@ -50,7 +50,11 @@ class IndexTest(testtools.TestCase):
     def test_index_keys_in_script_order_with_names(self):
         index = keys.index('q', 'p')
         self.assertEqual('p.q.messages', index.messages)
-        self.assertEqual('p.q.delay.due', index.due)
+        self.assertEqual('p.q.delay.wait_due', index.due)
+        self.assertEqual('p.q.delay.wait.#3', index.chunk(3))
+        self.assertEqual('p.q.delay.wait.#n', index.waiting_count)
+        self.assertEqual(['p.q.delay.waiting', 'p.q.delay.due'],
+                         index.unchunked)
         self.assertEqual(list(index), [index.messages, index.ready,
                                        index.waiting, index.due,
                                        index.claimed, index.claim_expiry])

@@ -40,7 +40,8 @@ local present = {}
 local kept = {}     -- id -> {history ttl, claim}: messages with history
 for i = 9, #KEYS do
     local mid = KEYS[i]
-    if redis.call('ZSCORE', messages, mid) then
+    local rank = redis.call('ZSCORE', messages, mid)
+    if rank then
         local held = redis.call('HMGET', mid, 'c', 'c.e', 'h')
         local holder = held[1]
         local live = holder and holder ~= '' and tonumber(held[2]) > now
@@ -51,14 +52,16 @@ for i = 9, #KEYS do
         elseif check == 'claims' and live and not allowed[holder] then
             return {3, mid, holder}
         end
-        present[#present + 1] = mid
+        present[#present + 1] = {mid, rank}
         if held[3] then
             kept[mid] = {held[3], live and holder or ''}
         end
     end
 end
 
-for _, mid in ipairs(present) do
+for _, found in ipairs(present) do
+    local mid = found[1]
+    unwait(found[2])
     local keep = kept[mid]
     if keep then
         record(history, keep[1], now, mid, 'deleted',

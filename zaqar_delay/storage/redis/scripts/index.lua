@@ -5,17 +5,84 @@ names the queue index keys, the same six first in every script's KEYS
 
   KEYS[1]  messages      <project>.<queue>.messages            zset rank -> id (all)
   KEYS[2]  ready         <project>.<queue>.delay.ready         zset rank -> id
-  KEYS[3]  waiting       <project>.<queue>.delay.waiting       zset rank -> id
-  KEYS[4]  due           <project>.<queue>.delay.due           zset due time -> id
+  KEYS[3]  waiting       <project>.<queue>.delay.wait          zset chunk -> chunk
+  KEYS[4]  due           <project>.<queue>.delay.wait_due      zset min due time -> chunk
   KEYS[5]  claimed       <project>.<queue>.delay.claimed       zset rank -> id
   KEYS[6]  claim_expiry  <project>.<queue>.delay.claim_expiry  zset claim expiry -> id
+
+Waiting (delayed) messages are kept in chunks of CHUNK ranks, so that
+each chunk stays in redis's compact sorted set encoding: chunk c holds
+ranks c * CHUNK .. c * CHUNK + CHUNK - 1 in the sorted set
+``<waiting>.#<c>`` (member: rank, score: due time). ``waiting`` lists
+the chunks that hold any (score: c), ``due`` the same chunks scored by
+their earliest due time, and ``<waiting>.#n`` (a string) counts the
+waiting messages. These keys are named from KEYS[3], like the message
+hashes are named by the ids the sets hold. A waiting message's id is
+its rank's member in ``messages``.
 --]]
 local messages, ready, waiting, due, claimed, claim_expiry =
     KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
--- The sets this driver adds, and all six: a message leaves all six when
--- it goes, and only the own ones when its state changes.
-local own_sets = {ready, waiting, due, claimed, claim_expiry}
-local index_sets = {messages, ready, waiting, due, claimed, claim_expiry}
+-- The sets holding message ids: a message leaves them all when it goes
+-- (and its waiting entry, see unwait), and the own ones when its state
+-- changes.
+local own_sets = {ready, claimed, claim_expiry}
+local index_sets = {messages, ready, claimed, claim_expiry}
+
+local CHUNK = 128
+local waiting_count = waiting .. '.#n'
+
+local function chunk_of(rank)
+    return string.format('%d', math.floor(tonumber(rank) / CHUNK))
+end
+
+local function chunk_key(c)
+    return waiting .. '.#' .. c
+end
+
+-- Keeps chunk c's entries in `waiting` and `due` true to what it holds.
+local function chunk_changed(c)
+    local first = redis.call('ZRANGE', chunk_key(c), 0, 0, 'WITHSCORES')
+    if #first == 0 then
+        redis.call('ZREM', waiting, c)
+        redis.call('ZREM', due, c)
+    else
+        redis.call('ZADD', due, first[2], c)
+    end
+end
+
+-- Makes the message of `rank` wait until `due_at`.
+local function wait_until(rank, due_at)
+    local c = chunk_of(rank)
+    if redis.call('ZADD', chunk_key(c), due_at,
+                  string.format('%d', rank)) == 1 then
+        redis.call('INCR', waiting_count)
+    end
+    redis.call('ZADD', waiting, c, c)
+    local earliest = redis.call('ZSCORE', due, c)
+    if not earliest or tonumber(due_at) < tonumber(earliest) then
+        redis.call('ZADD', due, due_at, c)
+    end
+end
+
+-- Takes the message of `rank` out of the waiting ones; true if it was
+-- there.
+local function unwait(rank)
+    local c = chunk_of(rank)
+    if redis.call('ZREM', chunk_key(c), string.format('%d', rank)) == 0 then
+        return false
+    end
+    if redis.call('DECR', waiting_count) <= 0 then
+        redis.call('DEL', waiting_count)
+    end
+    chunk_changed(c)
+    return true
+end
+
+-- The id of the message of `rank` (false when it left `messages`).
+local function id_of(rank)
+    return redis.call('ZRANGEBYSCORE', messages, rank, rank,
+                      'LIMIT', 0, 1)[1] or false
+end
 
 -- A message a claim gives back at `since` (released then, or its claim
 -- expired then) is ready, or, with a retry backoff 'rb' (seconds, written
@@ -26,8 +93,7 @@ local function give_back(mid, rank, since, now)
     redis.call('HDEL', mid, 'rb')
     if wait > 0 and since + wait > now then
         redis.call('HSET', mid, 'd', since + wait)
-        redis.call('ZADD', waiting, rank, mid)
-        redis.call('ZADD', due, since + wait, mid)
+        wait_until(rank, since + wait)
     else
         redis.call('ZADD', ready, rank, mid)
     end

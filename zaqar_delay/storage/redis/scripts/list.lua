@@ -11,7 +11,8 @@ ARGV[5] include delayed ('1'/'0')   ARGV[6] echo ('1'/'0')
 ARGV[7] client uuid   ARGV[8] batch (work bound)
 
 Ready messages come from the ready set; claimed and delayed ones, when
-asked for, from the claimed and waiting sets, merged by rank. Messages
+asked for, from the claimed set and the waiting chunks, merged by rank
+(reading at most limit + 1 chunks of at most 128 entries). Messages
 whose ttl ended, and the caller's own when echo is off, are skipped; at
 most limit + batch entries are examined. Messages the promotion gives
 back with a backoff after their claim expired are counted in KEYS[8].
@@ -34,12 +35,39 @@ promote(now, batch, KEYS[7], counted)
 add_counts(KEYS[8], counted)
 
 local sources
+local with_waiting = false
 if ARGV[4] == '1' and ARGV[5] == '1' then
     sources = {messages}
 else
     sources = {ready}
     if ARGV[4] == '1' then sources[#sources + 1] = claimed end
-    if ARGV[5] == '1' then sources[#sources + 1] = waiting end
+    with_waiting = ARGV[5] == '1'
+end
+
+-- Adds to `found` the first `want` waiting messages after rank `after`
+-- ({rank, id}), from as many chunks as needed: the first chunk read
+-- may hold none after it, every later one holds at least one.
+local function next_waiting(found, after, want)
+    local chunks = redis.call('ZRANGEBYSCORE', waiting, chunk_of(after),
+                              '+inf', 'LIMIT', 0, want + 1)
+    local taken = 0
+    for _, c in ipairs(chunks) do
+        local ranks = {}
+        for _, rank in ipairs(redis.call('ZRANGE', chunk_key(c), 0, -1)) do
+            rank = tonumber(rank)
+            if rank > tonumber(after) then
+                ranks[#ranks + 1] = rank
+            end
+        end
+        table.sort(ranks)
+        for i = 1, math.min(#ranks, want - taken) do
+            found[#found + 1] = {ranks[i], id_of(ranks[i])}
+            taken = taken + 1
+        end
+        if taken >= want then
+            return
+        end
+    end
 end
 
 local function next_candidates(after, want)
@@ -50,6 +78,9 @@ local function next_candidates(after, want)
         for i = 1, #page, 2 do
             found[#found + 1] = {tonumber(page[i + 1]), page[i]}
         end
+    end
+    if with_waiting then
+        next_waiting(found, after, want)
     end
     table.sort(found, function(a, b) return a[1] < b[1] end)
     return found
@@ -69,7 +100,7 @@ while #page - 1 < limit and scanned < limit + batch do
         local rank, mid = found[i][1], found[i][2]
         scanned = scanned + 1
         marker = string.format('%d', rank)
-        local fields = redis.call('HMGET', mid, 'e', 'u')
+        local fields = mid and redis.call('HMGET', mid, 'e', 'u') or {}
         local expires = tonumber(fields[1])
         if expires and expires > now and (echo or fields[2] ~= client_uuid) then
             page[#page + 1] = mid

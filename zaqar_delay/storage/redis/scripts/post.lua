@@ -105,8 +105,7 @@ for i = 11, #KEYS, 2 do
 
         redis.call('ZADD', messages, rank, mid)
         if due_at > now then
-            redis.call('ZADD', waiting, rank, mid)
-            redis.call('ZADD', due, due_at, mid)
+            wait_until(rank, due_at)
         else
             redis.call('ZADD', ready, rank, mid)
         end

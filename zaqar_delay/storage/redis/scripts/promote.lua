@@ -3,7 +3,8 @@ Included by claim.lua and list.lua after index.lua, history.lua and
 metrics.lua (not run on its own).
 
 promote(now, batch, log, counted) moves at most `batch` waiting messages
-whose due time is <= now into the ready set, and gives back at most
+whose due time is <= now into the ready set (from the chunk that comes
+due first, then the next, see index.lua), and gives back at most
 `batch` claimed messages whose claim expired (expiry <= now): ready, or
 waiting until the claim's expiry plus their retry backoff (see give_back
 in index.lua). Messages whose hash is gone (ttl ended, deleted) are
@@ -27,12 +28,34 @@ local function taken_out(from_rank, from_time, mid, log, now)
     return false
 end
 
-local function move_to_ready(from_rank, from_time, ids, log, now)
-    for _, mid in ipairs(ids) do
-        local rank = taken_out(from_rank, from_time, mid, log, now)
-        if rank then
-            redis.call('ZADD', ready, rank, mid)
+-- Moves at most `batch` waiting messages due by `now` to ready; each
+-- chunk visited has one due (chunk_changed keeps `due` exact).
+local function promote_waiting(now, batch, log)
+    local moved, visits = 0, 0
+    while moved < batch and visits < batch do
+        local c = redis.call('ZRANGEBYSCORE', due, '-inf', now,
+                             'LIMIT', 0, 1)[1]
+        if not c then
+            return
         end
+        visits = visits + 1
+        local key = chunk_key(c)
+        local ranks = redis.call('ZRANGEBYSCORE', key, '-inf', now,
+                                 'LIMIT', 0, batch - moved)
+        for _, rank in ipairs(ranks) do
+            local mid = id_of(rank)
+            redis.call('ZREM', key, rank)
+            if mid and redis.call('EXISTS', mid) == 1 then
+                redis.call('ZADD', ready, rank, mid)
+            elseif mid then
+                record_gone(log, now, mid)
+            end
+        end
+        moved = moved + #ranks
+        if redis.call('DECRBY', waiting_count, #ranks) <= 0 then
+            redis.call('DEL', waiting_count)
+        end
+        chunk_changed(c)
     end
 end
 
@@ -53,8 +76,7 @@ local function give_back_expired(ids, now, log, counted)
 end
 
 local function promote(now, batch, log, counted)
-    move_to_ready(waiting, due, redis.call(
-        'ZRANGEBYSCORE', due, '-inf', now, 'LIMIT', 0, batch), log, now)
+    promote_waiting(now, batch, log)
     give_back_expired(redis.call('ZRANGEBYSCORE', claim_expiry, '-inf', now,
                                  'WITHSCORES', 'LIMIT', 0, batch), now, log,
                       counted)

@@ -33,7 +33,7 @@ for i = 1, #page, 2 do
     elseif f[1] and f[1] ~= '' and tonumber(f[2]) > now then
         state, sets = 3, {{claimed, rank}, {claim_expiry, f[2]}}
     elseif f[3] and tonumber(f[3]) > now then
-        state, sets = 2, {{waiting, rank}, {due, f[3]}}
+        state, sets = 2, {}
     else
         state, sets = 1, {{ready, rank}}
     end
@@ -42,8 +42,12 @@ for i = 1, #page, 2 do
         for _, set in ipairs(own_sets) do
             redis.call('ZREM', set, mid)
         end
+        unwait(rank)
         for _, entry in ipairs(sets) do
             redis.call('ZADD', entry[1], entry[2], mid)
+        end
+        if state == 2 then
+            wait_until(rank, f[3])
         end
     end
 end
