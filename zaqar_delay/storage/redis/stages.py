@@ -23,7 +23,7 @@ class MessageQueueHandler(upstream_messages.MessageQueueHandler):
     delayed message comes due, present when ``delayed`` is not zero.
     Messages that came due in more than ``waiting.DUE_CHUNKS`` chunks
     and were not promoted yet (by a claim or list) may be counted as
-    delayed.
+    delayed, and ``next_due`` may then be later than theirs.
     """
 
     @utils.raises_conn_error

@@ -11,6 +11,8 @@ KEYS[11]    zaqar_delay.metrics   hash: the store's counters (metrics.lua)
 
 ARGV[1] now     ARGV[2] claim id
 
+A message no longer in the claimed set (promotion gave it back when its
+claim ended, ahead of this call) is not given back again.
 Each message given back is recorded as released, with the backoff wait
 applied, in the history of messages that keep one; those given back
 with a backoff are counted ('released_backoff') in KEYS[11].
@@ -31,9 +33,11 @@ for _, mid in ipairs(redis.call('LRANGE', claim_list, 0, -1)) do
     if held[1] == claim_id then
         redis.call('HSET', mid, 'c', '', 'c.e', now)
         local rank = redis.call('ZSCORE', messages, mid)
-        redis.call('ZREM', claimed, mid)
+        -- Not in `claimed`: promotion already gave it back (its claim
+        -- ended), maybe waiting for its backoff; it stays as it is.
+        local held_here = redis.call('ZREM', claimed, mid) == 1
         redis.call('ZREM', claim_expiry, mid)
-        if rank then
+        if rank and held_here then
             local wait = give_back(mid, rank, now, now)
             record(history, held[2], now, mid, 'released',
                    {'claim', claim_id, 'wait', wait})
