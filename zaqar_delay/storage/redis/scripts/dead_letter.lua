@@ -36,7 +36,7 @@ record(KEYS[18], held[2], now, mid, 'dead_lettered',
        {'claim', claim_id, 'to', ARGV[4]})
 redis.call('HINCRBY', KEYS[19], 'dead_lettered', 1)
 
-unwait(redis.call('ZSCORE', KEYS[1], mid) or -1)
+unwait(redis.call('ZSCORE', messages, mid) or -1)
 for _, set in ipairs(index_sets) do
     redis.call('ZREM', set, mid)
 end
