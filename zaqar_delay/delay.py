@@ -4,6 +4,7 @@ No I/O here; every storage driver uses these the same way.
 """
 
 import datetime
+import math
 
 from zaqar_delay import errors
 from zaqar_delay import opts
@@ -95,18 +96,45 @@ def iso(timestamp):
         timestamp, tz=datetime.timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ')
 
 
+def floor_ms(now):
+    """``now`` (unix seconds) down to the millisecond: the time a due
+    time is judged by (due when ``due <= floor_ms(now)``)."""
+    return math.floor(now * 1000) / 1000
+
+
+def due_at(now, seconds):
+    """The due time of a message posted (or given back) at ``now`` that
+    waits ``seconds``: unix seconds, up to the next millisecond, so
+    never before ``now + seconds``."""
+    return (math.ceil(now * 1000) + round(seconds * 1000)) / 1000
+
+
+def upstream_due(due):
+    """A due time in whole seconds, for upstream's fields (``d``): the
+    second it ends in, so an upstream driver never delivers it early."""
+    return math.ceil(due)
+
+
+def iso_ms(timestamp):
+    """A unix time to the millisecond: ``YYYY-MM-DDTHH:MM:SS.sssZ``."""
+    ms = round(timestamp * 1000)
+    when = datetime.datetime.fromtimestamp(ms // 1000,
+                                           tz=datetime.timezone.utc)
+    return '%s.%03dZ' % (when.strftime('%Y-%m-%dT%H:%M:%S'), ms % 1000)
+
+
 def stats(total, claimed, delayed, next_due=None):
     """Queue message counts that always add up.
 
     ``claimed`` and ``delayed`` are clamped so that ``free`` (what a claim
     can take now) is never negative; ``next_due`` (unix time of the
-    earliest delayed message) is given as ``next_due`` when something is
-    delayed.
+    earliest delayed message) is given as ``next_due``, to the
+    millisecond, when something is delayed.
     """
     claimed = min(claimed, total)
     delayed = min(delayed, total - claimed)
     counts = {'total': total, 'claimed': claimed, 'delayed': delayed,
               'free': total - claimed - delayed}
     if delayed and next_due is not None:
-        counts['next_due'] = iso(next_due)
+        counts['next_due'] = iso_ms(next_due)
     return counts

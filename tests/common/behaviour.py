@@ -8,11 +8,13 @@ points provide). The clock is Zaqar's
 """
 
 import datetime
+import math
 import uuid
 
 from oslo_utils import timeutils
 from zaqar.storage import errors
 
+from zaqar_delay import delay
 from zaqar_delay import errors as delay_errors
 from zaqar_delay.storage import export
 
@@ -39,10 +41,10 @@ class Helpers:
     def post(self, *delays, queue=None, project=PROJECT, ttl=3600,
              client=CLIENT):
         msgs = []
-        for i, delay in enumerate(delays):
+        for i, wait in enumerate(delays):
             msg = {'ttl': ttl, 'body': {'n': i}}
-            if delay is not None:
-                msg['delay'] = delay
+            if wait is not None:
+                msg['delay'] = wait
             msgs.append(msg)
         return self.messages.post(queue or self.queue, msgs, client,
                                   project=project)
@@ -303,9 +305,9 @@ class DelayBehaviour(Helpers):
         counts = self.stats_of(self.queue, PROJECT)
         self.assertEqual((4, 1, 2, 1), (counts['total'], counts['claimed'],
                                         counts['delayed'], counts['free']))
-        due = timeutils.utcnow() + datetime.timedelta(seconds=60)
-        self.assertEqual(due.strftime('%Y-%m-%dT%H:%M:%SZ'),
-                         counts['next_due'])
+        # Posted now, to the millisecond (up): due 60 s later.
+        due = math.ceil(timeutils.utcnow_ts(True) * 1000) / 1000 + 60
+        self.assertEqual(delay.iso_ms(due), counts['next_due'])
         timeutils.advance_time_seconds(120)
         counts = self.stats_of(self.queue, PROJECT)
         self.assertEqual((0, 3), (counts['delayed'], counts['free']))

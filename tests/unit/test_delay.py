@@ -74,7 +74,7 @@ class StatsTest(testtools.TestCase):
 
     def test_counts_add_up(self):
         self.assertEqual({'total': 10, 'claimed': 3, 'delayed': 2,
-                          'free': 5, 'next_due': '1970-01-01T00:01:40Z'},
+                          'free': 5, 'next_due': '1970-01-01T00:01:40.000Z'},
                          delay.stats(10, 3, 2, next_due=100))
 
     def test_free_is_never_negative(self):
@@ -85,3 +85,37 @@ class StatsTest(testtools.TestCase):
 
     def test_no_next_due_without_delayed_messages(self):
         self.assertNotIn('next_due', delay.stats(4, 1, 0, next_due=100))
+
+
+class DueTimeTest(testtools.TestCase):
+
+    def test_due_at_is_never_before_now_plus_the_delay(self):
+        for now in (1700000000.0, 1700000000.0004, 1700000000.1239,
+                    1700000000.999, 1700000000.9999):
+            for seconds in (0, 1, 2, 30, 86400):
+                due = delay.due_at(now, seconds)
+                self.assertGreaterEqual(due, now + seconds)
+                self.assertLess(due, now + seconds + 0.0011)
+                self.assertEqual(due, round(due, 3))
+
+    def test_floor_ms_is_never_after_now(self):
+        for now in (1700000000.0, 1700000000.1239, 1700000000.9999):
+            judged = delay.floor_ms(now)
+            self.assertLessEqual(judged, now)
+            self.assertGreater(judged, now - 0.001)
+
+    def test_a_due_time_is_due_from_its_millisecond_on(self):
+        due = delay.due_at(1700000000.1234, 1)
+        self.assertEqual(1700000001.124, due)
+        self.assertFalse(due <= delay.floor_ms(1700000001.1239))
+        self.assertTrue(due <= delay.floor_ms(1700000001.124))
+
+    def test_upstream_due_is_the_whole_second_it_ends_in(self):
+        self.assertEqual(1700000031, delay.upstream_due(1700000030.001))
+        self.assertEqual(1700000030, delay.upstream_due(1700000030.0))
+
+    def test_iso_ms(self):
+        self.assertEqual('2023-11-14T22:13:20.124Z',
+                         delay.iso_ms(1700000000.124))
+        self.assertEqual('1970-01-01T00:01:40.000Z', delay.iso_ms(100))
+        self.assertEqual('1970-01-01T00:01:41.000Z', delay.iso_ms(100.9999))

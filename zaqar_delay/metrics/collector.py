@@ -141,8 +141,8 @@ class _CountedFamilies:
     def __init__(self):
         self.lateness = core.HistogramMetricFamily(
             fam.CLAIM_LATENESS, 'Seconds from a delayed message\'s due '
-            'time to the claim that took it (whole seconds, as the store '
-            'counts them).', labels=['pool'])
+            'time to the claim that took it (to the millisecond).',
+            labels=['pool'])
         self.early = core.CounterMetricFamily(
             fam.EARLY_CLAIMS, 'Claims of messages not due yet: must stay '
             '0.', labels=['pool'])
@@ -156,9 +156,9 @@ class _CountedFamilies:
 
     def add(self, pool, counted):
         buckets, total = [], 0
-        for bound in counts.CLAIM_BUCKETS:
+        for bound in counts.CLAIM_BUCKETS_MS:
             total += counted.buckets[bound]
-            buckets.append((str(float(bound)), total))
+            buckets.append((str(bound / 1000), total))
         buckets.append(('+Inf', total + counted.buckets[None]))
         self.lateness.add_metric([pool], buckets, counted.lateness)
         self.early.add_metric([pool], counted.early)

@@ -15,7 +15,8 @@ from zaqar_delay.schedules import ticks as schedule_ticks
 
 REGISTRY = prometheus_client.CollectorRegistry(auto_describe=True)
 
-_SECONDS = (0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300, 900, 3600)
+_SECONDS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60,
+            300, 900, 3600)
 
 SENT = prometheus_client.Counter(
     fam.PUSHES_SENT, 'Pushes a subscriber took (a 2xx answer, or a '

@@ -3,7 +3,6 @@
 import collections
 import contextlib
 import threading
-import time
 
 from oslo_config import cfg
 from oslo_utils import timeutils
@@ -45,13 +44,18 @@ class DelaySettings:
         super().__init__(conf, cache, control_driver)
 
     def now(self):
-        """The time due times and claims are judged by, whole seconds:
-        Zaqar's clock (this host's) unless a driver takes its store's."""
+        """The time claims are judged by, whole seconds: Zaqar's clock
+        (this host's) unless a driver takes its store's."""
         return timeutils.utcnow_ts()
 
     def clock(self):
-        """The same clock in fractional seconds, for push dispatchers."""
-        return time.time()
+        """The same clock in fractional seconds."""
+        return timeutils.utcnow_ts(microsecond=True)
+
+    def now_ms(self):
+        """The time due times are judged by: ``clock()`` down to the
+        millisecond (``delay.floor_ms``); ``int()`` of it is ``now()``."""
+        return delay.floor_ms(self.clock())
 
     def _store(self, cls, what):
         if cls is None:

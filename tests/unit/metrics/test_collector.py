@@ -107,7 +107,8 @@ class CollectorTest(testtools.TestCase):
 
     def test_counters_a_store_keeps_as_a_histogram_and_counters(self):
         counted = counts.Counted.of_fields({
-            'le:0': '2', 'le:5': 3, 'le:inf': 1, 'sum': 4000, 'count': 6,
+            'ms:le:5': '2', 'ms:le:5000': 3, 'ms:le:inf': 1,
+            'ms:sum': 4000, 'ms:count': 6,
             'released_backoff': 7, 'dead_lettered': 8,
             'expired_backoff': 9})
         got = scrape(self.make([('a', Reader({}, counted=counted)),
@@ -120,9 +121,9 @@ class CollectorTest(testtools.TestCase):
 
         # Cumulative, from the store's per-bucket counts.
         self.assertEqual([2, 2, 2, 5, 5, 6], [bucket(le) for le in (
-            '0.0', '1.0', '2.0', '5.0', '3600.0', '+Inf')])
+            '0.005', '0.01', '1.0', '5.0', '3600.0', '+Inf')])
         self.assertEqual(6, got[lateness + '_count', pool])
-        self.assertEqual(4000, got[lateness + '_sum', pool])
+        self.assertEqual(4.0, got[lateness + '_sum', pool])
         self.assertEqual(0, got[families.EARLY_CLAIMS + '_total', pool])
         retries = families.RETRIES_BACKOFF + '_total'
         self.assertEqual(7, got[retries, pool + (('via', 'release'),)])

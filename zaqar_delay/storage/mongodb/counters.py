@@ -4,20 +4,23 @@ One document in the first message database's ``zaqar_delay_metrics``
 collection, ``{_id: 'store'}``, whose fields are those of
 ``zaqar_delay.counts.Counted``:
 
-=====================  ================================================
-Field                  Counts
-=====================  ================================================
-``le:<b>`` ``le:inf``  claims of delayed messages whose lateness (claim
-                       time minus ``d``, whole seconds) is at most
-                       ``b`` (and above the previous bound; not
-                       cumulative)
-``sum`` ``count``      their lateness in seconds, and how many
-``early``              claims of messages not due yet (must stay 0)
-``released_backoff``   messages a release gave back with a retry backoff
-``expired_backoff``    messages whose claim expired given back with a
-                       retry backoff (by the next claim or list)
-``dead_lettered``      messages moved to a dead-letter queue
-=====================  ================================================
+=============================  ========================================
+Field                          Counts
+=============================  ========================================
+``ms:le:<b>`` ``ms:le:inf``    claims of delayed messages whose lateness
+                               (claim time minus ``d``, milliseconds)
+                               is at most ``b`` (and above the previous
+                               bound; not cumulative)
+``ms:sum`` ``ms:count``        their lateness in ms, and how many
+``early``                      claims of messages not due yet (must
+                               stay 0)
+``released_backoff``           messages a release gave back with a
+                               retry backoff
+``expired_backoff``            messages whose claim expired given back
+                               with a retry backoff (by the next claim
+                               or list)
+``dead_lettered``              messages moved to a dead-letter queue
+=============================  ========================================
 
 A claim, release, give-back of ended claims (``giveback``) or
 dead-letter adds its counts with one ``$inc`` upsert, and only when it
@@ -50,10 +53,10 @@ def claimed(docs, now, counted=None):
         if now < due:
             _add(counted, 'early', 1)
             continue
-        late = int(now - due)
+        late = counts.lateness_ms(now, due)
         _add(counted, counts.bucket_field(late), 1)
-        _add(counted, 'sum', late)
-        _add(counted, 'count', 1)
+        _add(counted, counts.SUM, late)
+        _add(counted, counts.COUNT, 1)
     return counted
 
 

@@ -13,8 +13,9 @@ from zaqar_delay import delay
 from zaqar_delay import retry
 from zaqar_delay.storage.redis import keys
 
-# ARGV[13..] of the claim script: the claim lateness buckets it counts.
-_BUCKETS = list(counts.CLAIM_BUCKETS)
+# ARGV[13..] of the claim script: the claim lateness buckets (ms) it
+# counts.
+_BUCKETS = list(counts.CLAIM_BUCKETS_MS)
 
 
 class ClaimController(upstream_claims.ClaimController):

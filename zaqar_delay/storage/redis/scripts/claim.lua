@@ -11,7 +11,7 @@ ARGV[7] limit        ARGV[8] batch (work bound)
 ARGV[9] backoff initial   ARGV[10] backoff factor   ARGV[11] backoff max
         (the queue's _retry_backoff; initial 0: none)
 ARGV[12] the queue's _max_claim_count with a dead-letter queue ('': none)
-ARGV[13..]  the claim lateness bucket bounds, whole seconds, ascending
+ARGV[13..]  the claim lateness bucket bounds, milliseconds, ascending
 
 Returns one HGETALL reply (a flat field/value list) per claimed message.
 When the claim hash already exists the call is a retry of a claim that

@@ -4,16 +4,17 @@ Included by the scripts that count what they do for the metrics exporter
 
   metrics  zaqar_delay.metrics  hash: field -> count (``keys.METRICS``)
 
-with the fields 'le:<bound>' and 'le:inf' (claims of delayed messages
-by lateness bucket, not cumulative), 'sum' and 'count' (their lateness
-in whole seconds, and how many), 'early' (claimed before they were
+with the fields 'ms:le:<bound>' and 'ms:le:inf' (claims of delayed
+messages by lateness bucket in milliseconds, not cumulative), 'ms:sum'
+and 'ms:count' (their lateness in milliseconds, and how many), 'early'
+(claimed before they were
 due), 'released_backoff' (given back by a release with a retry backoff),
 'expired_backoff' (given back with one after their claim expired: by
 promote.lua) and 'dead_lettered' (``zaqar_delay.counts.Counted``).
 
 count_claim(counted, now, due, created, bounds, first) adds one claimed
-message to the table `counted` when it was delayed (due > created):
-bounds[first..] are the bucket bounds. add_counts(metrics, counted)
+message to the table `counted` when it was delayed (due > created; unix
+seconds): bounds[first..] are the bucket bounds (ms). add_counts(metrics, counted)
 writes the table: one HINCRBY a field, none for an empty table.
 Work: O(buckets) a message, O(fields) a call.
 --]]
@@ -25,21 +26,21 @@ local function count_claim(counted, now, due, created, bounds, first)
     if not due or not created or due <= created then
         return
     end
-    local late = math.floor(now - due)
     if now < due then
         count_in(counted, 'early', 1)
         return
     end
-    local field = 'le:inf'
+    local late = math.floor((now - due) * 1000 + 0.5)
+    local field = 'ms:le:inf'
     for i = first, #bounds do
         if late <= tonumber(bounds[i]) then
-            field = 'le:' .. bounds[i]
+            field = 'ms:le:' .. bounds[i]
             break
         end
     end
     count_in(counted, field, 1)
-    count_in(counted, 'sum', late)
-    count_in(counted, 'count', 1)
+    count_in(counted, 'ms:sum', late)
+    count_in(counted, 'ms:count', 1)
 end
 
 local function add_counts(metrics, counted)
