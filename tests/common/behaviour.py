@@ -23,14 +23,23 @@ OTHER_CLIENT = str(uuid.uuid4())
 PROJECT = 'p1'
 
 
+def freeze_clock(test):
+    """Freeze Zaqar's clock at now, on a whole millisecond, until
+    ``test`` ends: a message posted then with delay d is due exactly d
+    seconds later (due times are kept to the ms, rounded up)."""
+    now = timeutils.utcnow()
+    timeutils.set_time_override(now.replace(
+        microsecond=now.microsecond // 1000 * 1000))
+    test.addCleanup(timeutils.clear_time_override)
+
+
 class Helpers:
     """setUp and helpers of the shared suites: a fresh queue, a frozen
     clock."""
 
     def setUp(self):
         super().setUp()
-        timeutils.set_time_override()
-        self.addCleanup(timeutils.clear_time_override)
+        freeze_clock(self)
         self.messages = self.driver.message_controller
         self.claims = self.driver.claim_controller
         self.queue = 'q-' + uuid.uuid4().hex[:8]

@@ -2,10 +2,10 @@
 
 A real zaqar-server with zaqar-delay's notifier stage, real
 ``zaqar-delay-dispatcher`` processes where a test needs them, and a
-webhook receiver on loopback. Due times are whole seconds of the
-server's clock (``d = now + delay``); the tests compare arrivals with
-the earliest ``d`` a message can have, so an arrival before it is
-certainly early.
+webhook receiver on loopback. A message is due at the server's time at
+its post, to the millisecond, plus its delay; the tests compare
+arrivals with the post's send time plus the delay, so an arrival
+before it is certainly early.
 """
 
 import itertools
@@ -100,19 +100,14 @@ class PushTest:
                               ttl=3600, options={})
 
     def post(self, delays):
-        """Post; {body: the earliest due time it can have}.
-
-        ``d`` is the server's whole second at the post plus the delay:
-        at least the second before the post. A post is started early in
-        a second, so that ``d`` is most often exactly that.
-        """
-        if time.time() % 1 > 0.7:
-            time.sleep(1 - time.time() % 1)
-        second = int(time.time())
+        """Post; {body: the earliest due time it can have}: the time the
+        post was sent plus the delay (the server's time at the post, to
+        the millisecond, is later)."""
+        sent = time.time()
         bodies = ['m-%d' % next(self.serial) for _ in delays]
         self.queue.post([{'body': body, 'ttl': 600, 'delay': delay}
                          for body, delay in zip(bodies, delays)])
-        return {body: second + delay for body, delay in zip(bodies, delays)}
+        return {body: sent + delay for body, delay in zip(bodies, delays)}
 
     def arrivals(self):
         """{body: [arrival times]}."""

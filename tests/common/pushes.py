@@ -5,10 +5,13 @@ driver is built with zaqar-delay's notifier stage in the message
 pipeline, so it keeps pending pushes (``driver.push_store``).
 """
 
+import datetime
+
 from oslo_utils import timeutils
 from zaqar.conf import notification
 from zaqar.conf import storage as storage_opts
 
+from tests.common import behaviour
 from zaqar_delay import pending
 from zaqar_delay import push
 
@@ -32,9 +35,9 @@ class PendingPushes:
 
     def setUp(self):
         super().setUp()
-        # Zaqar's clock stands still: due times are exactly now + delay.
-        timeutils.set_time_override(timeutils.utcnow())
-        self.addCleanup(timeutils.clear_time_override)
+        # Zaqar's clock stands still on a millisecond: due times are
+        # exactly now + delay.
+        behaviour.freeze_clock(self)
         self.queues.create('q', project=PROJECT)
         self.queues.set_metadata('q', {'_default_message_delay': 60},
                                  project=PROJECT)
@@ -46,32 +49,48 @@ class PendingPushes:
                                          'delay': d} for d in delays],
                                   CLIENT, PROJECT)
 
+    def next_due(self):
+        due = self.store.next_due()
+        return None if due is None else round(due, 3)
+
     def test_every_message_gets_a_pending_push_at_its_due_time(self):
         ids = self.post(5, 0, 9)
-        now = timeutils.utcnow_ts()
-        self.assertEqual(now, self.store.next_due())
+        now = timeutils.utcnow_ts(True)
+        self.assertEqual(now, self.next_due())
         self.assertEqual([(PROJECT, 'q', ids[1])],
                          [p[:3] for p in self.store.take(now, 10, 30)])
         taken = self.store.take(now + 9, 10, 30)
         self.assertEqual([(PROJECT, 'q', ids[0]), (PROJECT, 'q', ids[2])],
                          [p[:3] for p in taken])
 
+    def test_a_push_is_due_to_the_millisecond(self):
+        # Posted 0.4 s into a second: due 1.4 s into the next one.
+        timeutils.advance_time_delta(datetime.timedelta(
+            seconds=1 - timeutils.utcnow().microsecond / 1e6 + 0.4))
+        (mid,) = self.post(1)
+        now = timeutils.utcnow_ts(True)
+        self.assertEqual(round(now + 1, 3), self.next_due())
+        self.assertEqual([], self.store.take(now + 0.999, 10, 30))
+        (taken,) = self.store.take(now + 1, 10, 30)
+        self.assertEqual(mid, taken.message_id)
+        self.assertEqual(round(now + 1, 3), round(taken.due, 3))
+
     def test_dotted_queue_names_and_odd_project_ids_come_back_whole(self):
         for queue, project in self.names:
             self.queues.create(queue, project=project)
             (mid,) = self.messages.post(queue, [{'ttl': 600, 'body': 1}],
                                         CLIENT, project)
-            (taken,) = self.store.take(timeutils.utcnow_ts(), 10, 30)
+            (taken,) = self.store.take(timeutils.utcnow_ts(True), 10, 30)
             self.assertEqual((project, queue, mid), taken[:3])
             self.store.done([taken])
 
     def test_take_leases_and_done_forgets(self):
         (mid,) = self.post(2)
-        now = timeutils.utcnow_ts()
+        now = timeutils.utcnow_ts(True)
         self.assertEqual([], self.store.take(now + 1, 10, 30))
         (taken,) = self.store.take(now + 2, 10, 30)
         self.assertEqual((PROJECT, 'q', mid), taken[:3])
-        self.assertEqual(now + 2 + 30, self.store.next_due())   # leased
+        self.assertEqual(round(now + 2 + 30, 3), self.next_due())  # leased
         self.assertEqual([], self.store.take(now + 3, 10, 30))
         (again,) = self.store.take(now + 32, 10, 30)    # the lease ended
         self.store.done([again])
@@ -83,14 +102,15 @@ class PendingPushes:
         self.queues.create(queue, project=project)
         (mid,) = self.messages.post(queue, [{'ttl': 600, 'body': 1}],
                                     CLIENT, project)
-        now = timeutils.utcnow_ts()
+        now = timeutils.utcnow_ts(True)
         (taken,) = self.store.take(now, 10, 30)
         self.assertEqual(frozenset(), taken.delivered)
         had = frozenset(['http://127.0.0.1:1/a?x=1', 'mailto:b@example.com'])
         self.store.delivered([(taken, had)])
-        self.assertEqual([dict(zip(pending.PENDING_FIELDS, (
-            mid, queue, project, now + 30, sorted(had))))],
-            self.store.pending(10))
+        (listed,) = self.store.pending(10)
+        self.assertEqual(round(now + 30, 3), round(listed['at'], 3))
+        self.assertEqual(dict(zip(pending.PENDING_FIELDS, (
+            mid, queue, project, listed['at'], sorted(had)))), listed)
         # The dispatcher died: the next one takes it once the lease ended.
         (again,) = self.store.take(now + 31, 10, 30)
         self.assertEqual(((project, queue, mid), had),

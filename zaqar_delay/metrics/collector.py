@@ -17,6 +17,7 @@ from prometheus_client import core
 from prometheus_client import registry
 
 from zaqar_delay import counts
+from zaqar_delay import delay
 from zaqar_delay.metrics import families as fam
 
 LOG = logging.getLogger(__name__)
@@ -87,7 +88,7 @@ class StoreCollector(registry.Collector):
         except Exception:
             LOG.exception('metrics: listing the stores failed')
             stores = []
-        now = int(self.clock())
+        now = delay.floor_ms(self.clock())
         for store in stores:
             start = time.monotonic()
             try:

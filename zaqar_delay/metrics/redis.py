@@ -74,7 +74,7 @@ def read(data, named, now):
                  for index, row in zip(indexes, rows)]
         for row in rows:
             if row[4]:
-                pipe.hmget(row[4][0], 'd', 'cr')
+                pipe.hmget(row[4][0], 'dm', 'd', 'cr')
         second = pipe.execute()
     chunk_replies, firsts = second[:sum(sizes)], iter(second[sum(sizes):])
     found = {}
@@ -85,8 +85,9 @@ def read(data, named, now):
         at += size
         since = []
         if first_ready:
-            due, created = next(firsts)
-            since.append(_number(due) or _number(created))
+            due_ms, due, created = next(firsts)
+            since.append(_number(due_ms, 1000) or _number(due) or
+                         _number(created))
         if waits.first_due is not None and waits.first_due <= now:
             since.append(waits.first_due)
         if first_ended:
@@ -101,10 +102,10 @@ def read(data, named, now):
     return found
 
 
-def _number(raw):
+def _number(raw, per_second=1):
     if raw is None:
         return None
-    value = float(encodeutils.safe_decode(raw))
+    value = float(encodeutils.safe_decode(raw)) / per_second
     return value or None
 
 

@@ -185,7 +185,7 @@ class Dispatcher:
         # within it (half the lease, if shorter than the timeouts allow).
         deadline = self.monotonic() + max(
             self.lease - sum(self.timeout) - 1, self.lease / 2)
-        taken = self.store.take(int(self.clock()), room, self.lease)
+        taken = self.store.take(self.clock(), room, self.lease)
         with self._lock:
             self._held += len(taken)
         by_queue = collections.defaultdict(list)
@@ -374,7 +374,12 @@ class Dispatcher:
         return min(self.poll_interval, max(0.0, pause))
 
     def run(self, stop):
-        """Pass after pass until the ``stop`` event is set."""
+        """Pass after pass until the ``stop`` event is set. A store that
+        tells when a push due earlier than every pending one is added
+        (``watch``) wakes the dispatcher then."""
+        watch = getattr(self.store, 'watch', None)
+        if watch is not None:
+            watch(self.wake, stop)
         while not stop.is_set():
             self.wake.clear()
             try:

@@ -21,27 +21,33 @@ class QueueReads(behaviour.Helpers):
     reader = None
 
     def read(self, queue=None):
+        """The queue's stats, its times to the millisecond."""
         name = (PROJECT, queue or self.queue)
-        return self.reader.read(self.driver, [name],
-                                timeutils.utcnow_ts())[name]
+        found = self.reader.read(self.driver, [name],
+                                 timeutils.utcnow_ts(True))[name]
+        return found._replace(**{
+            field: round(getattr(found, field), 3)
+            for field in ('available_since', 'next_due')
+            if getattr(found, field) is not None})
 
     def test_an_empty_queue(self):
         self.assertEqual(families.QueueStats(0, 0, 0, None, None),
                          self.read())
 
     def test_due_and_ended_before_any_promotion(self):
-        start = timeutils.utcnow_ts()
+        start = timeutils.utcnow_ts(True)
         self.post(10, 10, 0, 0)
         self.assertEqual(2, len(self.claim(ttl=60)[1]))
         timeutils.advance_time_seconds(5)
         self.assertEqual(families.QueueStats(
             delayed=2, ready=0, claimed=2, available_since=None,
-            next_due=start + 10), self.read())
+            next_due=round(start + 10, 3)), self.read())
         # Due at +10, claim ended at +60: nothing promoted them yet.
         timeutils.advance_time_seconds(56)
         self.assertEqual(families.QueueStats(
-            delayed=0, ready=4, claimed=0, available_since=start + 10,
-            next_due=None), self.read())
+            delayed=0, ready=4, claimed=0,
+            available_since=round(start + 10, 3), next_due=None),
+            self.read())
 
     def test_ready_delayed_and_claimed(self):
         self.post(0, 0, 30)
@@ -49,7 +55,8 @@ class QueueReads(behaviour.Helpers):
         stats = self.read()
         self.assertEqual((1, 1, 1), (stats.delayed, stats.ready,
                                      stats.claimed))
-        self.assertEqual(timeutils.utcnow_ts() + 30, stats.next_due)
+        self.assertEqual(round(timeutils.utcnow_ts(True) + 30, 3),
+                         stats.next_due)
         self.assertIsNotNone(stats.available_since)
 
 

@@ -2,8 +2,11 @@
 ``mongodb.delay`` (``tests/common/push_delivery.py``; swift's are with
 the other swift tests)."""
 
+import time
+
 import testtools
 
+from tests.common import due_time
 from tests.common import push_delivery as delivery
 from tests.common import push_faults as faults
 
@@ -23,6 +26,14 @@ class MongoInServerPushTest(delivery.InServerPushes, testtools.TestCase):
 
 class MongoDispatcherProcessTest(delivery.DispatcherProcesses,
                                  testtools.TestCase):
+    store = 'mongodb.delay'
+
+
+class RedisNeverEarlyTest(due_time.NeverEarly, testtools.TestCase):
+    pass
+
+
+class MongoNeverEarlyTest(due_time.NeverEarly, testtools.TestCase):
     store = 'mongodb.delay'
 
 
@@ -82,3 +93,25 @@ class RedisFailedPushesTest(faults.FailedPushes, testtools.TestCase):
 
 class MongoFailedPushesTest(faults.FailedPushes, testtools.TestCase):
     store = 'mongodb.delay'
+
+
+class RedisWakeTest(delivery.PushTest, testtools.TestCase):
+    """A dispatcher process sleeping towards a push due much later is
+    woken, through the store, by a post that adds an earlier one."""
+    in_server = False
+    push_options = {'poll_interval': 60}
+
+    def test_an_earlier_push_wakes_a_sleeping_dispatcher(self):
+        self.subscribe()
+        self.post([300])
+        self.dispatcher()
+        # Past the dispatcher's start: it sleeps towards the push due in
+        # 300 s (at most poll_interval, 60 s).
+        time.sleep(3)
+        due = self.post([1])
+        self.assertEqual(1, self.receiver.wait_for(1, 30))
+        (body,) = due
+        (arrived,) = self.arrivals()[body]
+        self.assertGreaterEqual(arrived, due[body])
+        # Woken, not polled: far sooner than its 60 s sleep.
+        self.assertLess(arrived - due[body], 20)

@@ -20,7 +20,7 @@ class RedisPushesTest(pushes.PendingPushes, redis_store.DelayTestBase):
         subscriptions.create('q', expired.url, 1, {}, project=pushes.PROJECT)
         subscriptions.create('q', live.url, 3600, {}, project=pushes.PROJECT)
         (mid,) = self.post(2)
-        due = timeutils.utcnow_ts() + 2
+        due = timeutils.utcnow_ts(True) + 2
         time.sleep(1.5)         # redis drops the 1 s subscription
         pusher = dispatcher.Dispatcher(self.driver, self.control
                                        .queue_controller, self.conf,

@@ -49,9 +49,10 @@ class ClaimController(upstream_claims.ClaimController):
 
     @staticmethod
     def _terms(now, claim_id, metadata):
-        """ARGV[1..6] of claim and renew (scripts/claim_terms.lua)."""
+        """ARGV[1..6] of claim and renew (scripts/claim_terms.lua), at
+        ``now`` (to the ms); expiries are whole seconds, as upstream's."""
         claim_ttl, grace = metadata['ttl'], metadata['grace']
-        claim_expires = now + claim_ttl
+        claim_expires = int(now) + claim_ttl
         return [now, claim_id, claim_ttl, claim_expires, claim_ttl + grace,
                 claim_expires + grace]
 
@@ -66,7 +67,7 @@ class ClaimController(upstream_claims.ClaimController):
     @utils.raises_conn_error
     def create(self, queue, metadata, project=None,
                limit=storage.DEFAULT_MESSAGES_PER_CLAIM):
-        now = self.driver.now()
+        now = self.driver.now_ms()
         queue_meta = self._queue_ctrl.get(queue, project=project)
 
         claim_id = uuidutils.generate_uuid()
@@ -81,7 +82,7 @@ class ClaimController(upstream_claims.ClaimController):
             return None, []
 
         claimed = [delay.with_age(models.Message.from_hmap(
-            dict(zip(fields[::2], fields[1::2]))).to_basic(now))
+            dict(zip(fields[::2], fields[1::2]))).to_basic(int(now)))
             for fields in hashes]
         if policy:
             claimed = self._dead_letter(queue, project, claim_id, claimed,
@@ -113,7 +114,7 @@ class ClaimController(upstream_claims.ClaimController):
             raise errors.ClaimDoesNotExist(claim_id, queue, project)
         renewed = self._lua['renew'](
             keys=self._keys(queue, project, claim_id),
-            args=self._terms(self.driver.now(), claim_id, metadata))
+            args=self._terms(self.driver.now_ms(), claim_id, metadata))
         if not renewed:
             raise errors.ClaimDoesNotExist(claim_id, queue, project)
 
@@ -124,4 +125,4 @@ class ClaimController(upstream_claims.ClaimController):
             return
         self._lua['release'](
             keys=self._keys(queue, project, claim_id) + [keys.METRICS],
-            args=[self.driver.now(), claim_id])
+            args=[self.driver.now_ms(), claim_id])

@@ -1,7 +1,8 @@
 """Read a queue's messages out of a redis store, for ``export``.
 
 Reads only upstream Zaqar's records (the ``messages`` set by rank and
-each message's hash), so it reads a ``redis`` store as well as a
+each message's hash, with the due time to the millisecond ``dm`` where
+``redis.delay`` wrote one), so it reads a ``redis`` store as well as a
 ``redis.delay`` one.
 """
 
@@ -22,12 +23,18 @@ def records(driver, queue, project, batch):
         if not page:
             return
         low = '(%d' % page[-1][1]
-        for msg in models.Message.from_redis_bulk([m for m, _ in page],
-                                                  client):
+        ids = [m for m, _ in page]
+        with client.pipeline(transaction=False) as pipe:
+            for mid in ids:
+                pipe.hget(mid, 'dm')
+            due_ms = pipe.execute()
+        for msg, ms in zip(models.Message.from_redis_bulk(ids, client),
+                           due_ms):
             if msg is None:     # expired since the range was read
                 continue
+            due = int(ms) / 1000 if ms else msg.delay_expires or None
             yield export.record(
                 id=msg.id, created=msg.created, ttl=msg.ttl,
-                expires=msg.expires, due=msg.delay_expires or None,
+                expires=msg.expires, due=due,
                 claim_id=msg.claim_id, claim_expires=msg.claim_expires,
                 claim_count=msg.claim_count, body=msg.body)

@@ -66,6 +66,10 @@ RANK_COUNTER = 'rank_counter'       # upstream: next rank of the queue
 DEDUP = 'dedup.'                    # dedup.<digest> -> message id
 # The store's pending pushes (one set for every queue): due time -> push.
 PUSHES = 'zaqar_delay.pushes'
+# The channel a post publishes on when it adds a push due before every
+# pending one (its due time): dispatchers sleeping towards a later one
+# wake (``Pushes.watch``).
+WAKE = 'zaqar_delay.pushes.wake'
 # Pushes some subscribers answered 2xx for while others were retried:
 # push -> those subscribers (``pending.join_subscribers``).
 PUSHES_DELIVERED = 'zaqar_delay.pushes.delivered'

@@ -30,8 +30,10 @@ class MessageController(upstream_messages.MessageController):
     Upstream's records are kept unchanged, so ``redis`` can read what
     ``redis.delay`` writes: a hash per message (key: the message id;
     fields ``id t cr e u c c.e c.c d b cs`` as in upstream's
-    MessageController, ``d`` being the due time, created + delay) and
-    the ``<project>.<queue>.messages`` sorted set (rank -> id). On a queue
+    MessageController, ``d`` being the due time in whole seconds) and
+    the ``<project>.<queue>.messages`` sorted set (rank -> id). A message
+    that waits also has ``dm``, its due time in milliseconds
+    (doc/source/redis.rst, `Due times`). On a queue
     with ``_retry_backoff``, a claimed message's hash also has ``rb``:
     the seconds it waits when its claim gives it back (``zaqar_delay.
     retry``). On a queue with ``_dedup_key``, ``<project>.<queue>.dedup.
@@ -96,6 +98,11 @@ class MessageController(upstream_messages.MessageController):
     def _now(self):
         return self.driver.now()
 
+    def _posted_at(self):
+        # A post's time, to the millisecond and up: messages are due at
+        # it plus their delay (scripts/post.lua), never before.
+        return '%.3f' % delay.due_at(self.driver.clock(), 0)
+
     def _delete_queue_messages(self, queue, project, pipe):
         super()._delete_queue_messages(queue, project, pipe)
         index = keys.index(queue, project)
@@ -151,8 +158,9 @@ class MessageController(upstream_messages.MessageController):
         ids = [uuidutils.generate_uuid() for _ in messages]
         pushed = (pending.suffix(queue, project) if self.driver.pushes
                   else '')
-        args = [self._now(), pushed, keep, int(planned_with is not None),
-                planned_with or b'']
+        args = [self._posted_at(), pushed, keep,
+                int(planned_with is not None), planned_with or b'',
+                keys.WAKE]
         own_keys = []
         for mid, msg, msg_delay, dedup in zip(ids, messages, delays, dedups):
             body = msg.get('body', {})
@@ -192,7 +200,7 @@ class MessageController(upstream_messages.MessageController):
         if not self._queue_ctrl.exists(queue, project):
             raise errors.QueueDoesNotExist(queue, project)
 
-        now = self._now()
+        now = self.driver.now_ms()
         reply = self._lua['list'](
             keys=list(keys.index(queue, project)) + [
                 keys.history(queue, project), keys.METRICS],
@@ -203,7 +211,8 @@ class MessageController(upstream_messages.MessageController):
         next_marker = reply[0].decode() or None
         found = Message.from_redis_bulk(reply[1:], self._client)
 
-        page = (delay.with_age(msg.to_basic(now)) for msg in found if msg)
+        page = (delay.with_age(msg.to_basic(int(now)))
+                for msg in found if msg)
         return iter((page, next_marker))
 
     def _in_queue(self, queue, project, message_ids):

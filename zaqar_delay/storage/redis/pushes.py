@@ -10,9 +10,14 @@ them; ``done`` removes the push from both. Failed pushes
 (``pending.FAILED_FIELDS``): a hash ``zaqar_delay.pushes.failed``
 (record key -> JSON) and a sorted set ``zaqar_delay.pushes.failed_at``
 (record key -> when it failed), trimmed of records older than the
-retention when one is added.
+retention when one is added. A post that adds a push due before every
+pending one publishes its due time on ``zaqar_delay.pushes.wake``
+(``keys.WAKE``), which ``watch`` listens to.
 """
 
+import threading
+
+from oslo_log import log as logging
 from oslo_serialization import jsonutils
 from zaqar.storage.redis import utils
 
@@ -20,10 +25,14 @@ from zaqar_delay import pending
 from zaqar_delay.storage.redis import keys
 from zaqar_delay.storage.redis import zsets
 
+LOG = logging.getLogger(__name__)
+# Seconds between two tries to listen again after the connection failed.
+RELISTEN = 1.0
+
 
 class Pushes:
     """What a dispatcher needs of the store: take, delivered, done,
-    next due."""
+    next due, and ``watch`` for earlier pushes."""
 
     def __init__(self, driver):
         self.driver = driver    # read by upstream's retry decorators
@@ -102,11 +111,38 @@ class Pushes:
             message_id, queue, project = pending.parse(member)
             found.append(pending.listed(pending.Push(
                 project, queue, message_id, member,
-                pending.split_subscribers(subscribers)), int(at)))
+                pending.split_subscribers(subscribers)), round(at, 3)))
         return found
 
     def count(self):
         return self._client.zcard(keys.PUSHES)
+
+    def watch(self, wake, stop):
+        """Set the event ``wake`` whenever a post adds a push due before
+        every pending one, until the event ``stop`` is set: a daemon
+        thread subscribed to ``keys.WAKE`` (one connection), which
+        subscribes again after a connection failure."""
+        thread = threading.Thread(target=self._listen, args=(wake, stop),
+                                  name='zaqar-delay-push-wake', daemon=True)
+        thread.start()
+        return thread
+
+    def _listen(self, wake, stop):
+        while not stop.is_set():
+            pubsub = self._client.pubsub(ignore_subscribe_messages=True)
+            try:
+                pubsub.subscribe(keys.WAKE)
+                # A push may have been added while not subscribed.
+                wake.set()
+                while not stop.is_set():
+                    if pubsub.get_message(timeout=RELISTEN):
+                        wake.set()
+            except Exception as exc:
+                LOG.warning('listening for earlier pushes failed (%s); '
+                            'again in %s s', exc, RELISTEN)
+                stop.wait(RELISTEN)
+            finally:
+                pubsub.close()
 
     @utils.raises_conn_error
     @utils.retries_on_connection_error

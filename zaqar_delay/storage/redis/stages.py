@@ -32,9 +32,8 @@ class MessageQueueHandler(upstream_messages.MessageQueueHandler):
         stats = super().stats(name, project)
         counts = stats['messages']
         found = waiting.read(self._client, keys.index(name, project),
-                             self.driver.now())
-        next_due = int(found.next_due) if found.next_due else None
+                             self.driver.now_ms())
         counts.update(delay.stats(counts['total'], counts['claimed'],
-                                  found.total - found.due, next_due))
+                                  found.total - found.due, found.next_due))
         stats.update(schedules.next_tick(self.driver, name, project))
         return stats

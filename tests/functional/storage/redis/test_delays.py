@@ -37,8 +37,8 @@ class RedisDelayBehaviourTest(behaviour.DelayBehaviour,
             keys.rank_counter(self.queue, behaviour.PROJECT), keys.PUSHES,
             keys.history(self.queue, behaviour.PROJECT),
             keys.queue_hash(self.queue, behaviour.PROJECT), mid, mid]
-        post_args = [timeutils.utcnow_ts(), '', 0, 0, '', 3600, 0,
-                     behaviour.CLIENT, b'\x01', '', 0]
+        post_args = [timeutils.utcnow_ts(), '', 0, 0, '', keys.WAKE, 3600,
+                     0, behaviour.CLIENT, b'\x01', '', 0]
         self.messages._post(post_keys, post_args)
         self.assertEqual([mid], self.claim()[1])
         self.messages._post(post_keys, post_args)  # the reply was lost

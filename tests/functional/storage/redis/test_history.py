@@ -26,6 +26,7 @@ class RedisHistoryTest(behaviour.Helpers, redis_store.DelayTestBase):
     def test_every_change_at_its_time(self):
         self.keep(_retry_backoff={'initial': 7})
         t0 = timeutils.utcnow_ts()
+        due = '%.3f' % (timeutils.utcnow_ts(True) + 5)
         (mid,) = self.post(5)
         timeutils.advance_time_seconds(5)
         claim_id, _ = self.claim(ttl=30)
@@ -41,7 +42,7 @@ class RedisHistoryTest(behaviour.Helpers, redis_store.DelayTestBase):
             [(at, kind) for at, kind, _ in found])
         posted = found[0][2]
         self.assertEqual({'n': 0}, posted.pop('body'))
-        self.assertEqual({'ttl': '3600', 'delay': '5', 'due': str(t0 + 5),
+        self.assertEqual({'ttl': '3600', 'delay': '5', 'due': due,
                           'dedup': ''}, posted)
         self.assertEqual({'claim': claim_id, 'wait': '7'}, found[2][2])
         self.assertEqual({'claim': second, 'count': '2'}, found[3][2])

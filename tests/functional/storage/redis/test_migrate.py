@@ -7,6 +7,7 @@ from oslo_utils import timeutils
 from zaqar.storage import pipeline
 from zaqar.storage.redis import driver as upstream_driver
 
+from tests.common import behaviour
 from tests.fixtures import redis_store
 from zaqar_delay.cmd import manage
 from zaqar_delay.storage.redis import keys
@@ -21,8 +22,7 @@ class MigrateTest(redis_store.DelayTestBase):
 
     def setUp(self):
         super().setUp()
-        timeutils.set_time_override()
-        self.addCleanup(timeutils.clear_time_override)
+        behaviour.freeze_clock(self)
         self.upstream = upstream_driver.DataDriver(self.conf,
                                                    self.control.cache,
                                                    self.control)

@@ -5,6 +5,7 @@ leased with a create-only lock; and pushes through a real zaqar-server.
 import testtools
 from oslo_utils import timeutils
 
+from tests.common import due_time
 from tests.common import push_delivery as delivery
 from tests.common import push_faults as faults
 from tests.common import pushes as common_pushes
@@ -84,6 +85,13 @@ def _swift():
 
 
 class SwiftInServerPushTest(delivery.InServerPushes, testtools.TestCase):
+    store = 'swift.delay'
+
+    def stack_options(self):
+        return _swift()
+
+
+class SwiftNeverEarlyTest(due_time.NeverEarly, testtools.TestCase):
     store = 'swift.delay'
 
     def stack_options(self):

@@ -18,7 +18,7 @@ When the claim hash already exists the call is a retry of a claim that
 already ran: its messages are returned and nothing else changes. Each
 message taken is recorded as claimed, each found expired as expired, in
 the history of messages that keep one. Each message taken that was
-delayed (due after it was posted: 'd' > 'cr') and is not claimed more
+delayed (due after it was posted: 'dm' or 'd' > 'cr') and is not claimed more
 than ARGV[12] times (it would go to the dead-letter queue) is counted
 in KEYS[11]: its lateness (now - 'd') in a bucket, or as an early claim;
 so are the messages promotion gives back with a backoff after their
@@ -81,13 +81,13 @@ while #taken < limit and scanned < batch + limit do
         local mid, rank = head[i], head[i + 1]
         scanned = scanned + 1
         redis.call('ZREM', ready, mid)
-        local held = redis.call('HMGET', mid, 'e', 'h', 'd', 'cr')
+        local held = redis.call('HMGET', mid, 'e', 'h', 'd', 'cr', 'dm')
         local expires = tonumber(held[1])
         if expires and expires > now then
             redis.call('HSET', mid, 'c', claim_id, 'c.e', claim_expires)
             local count = redis.call('HINCRBY', mid, 'c.c', 1)
             if not max_claims or count <= max_claims then
-                count_claim(counted, now, tonumber(held[3]),
+                count_claim(counted, now, due_of(held[3], held[5]),
                             tonumber(held[4]), ARGV, 13)
             end
             backoff(mid, count)

@@ -6,8 +6,10 @@ claim's keys and its terms, the same in both scripts' KEYS and ARGV.
   KEYS[8]  claim_hash  <claim id>                hash: id, t, e, n
   KEYS[9]  claim_list  messages.<claim id>       list of claimed message ids
 
-  ARGV[1] now            ARGV[2] claim id       ARGV[3] claim ttl
-  ARGV[4] claim expiry   ARGV[5] message ttl    ARGV[6] message expiry
+  ARGV[1] now (unix seconds, to the millisecond)
+  ARGV[2] claim id       ARGV[3] claim ttl      ARGV[4] claim expiry
+  ARGV[5] message ttl    ARGV[6] message expiry
+  (expiries are whole seconds, as upstream writes them)
 --]]
 local claims, claim_hash, claim_list = KEYS[7], KEYS[8], KEYS[9]
 local now = tonumber(ARGV[1])

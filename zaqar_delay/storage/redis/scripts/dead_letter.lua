@@ -40,11 +40,12 @@ unwait(redis.call('ZSCORE', messages, mid) or -1)
 for _, set in ipairs(index_sets) do
     redis.call('ZREM', set, mid)
 end
-redis.call('HSET', mid, 'c', '', 'c.e', now)
+local whole = math.floor(now)
+redis.call('HSET', mid, 'c', '', 'c.e', whole)
 redis.call('HDEL', mid, 'rb')    -- not delayed in the dead letter queue
 if ARGV[3] ~= '' then
     local ttl = tonumber(ARGV[3])
-    redis.call('HSET', mid, 't', ttl, 'e', now + ttl)
+    redis.call('HSET', mid, 't', ttl, 'e', whole + ttl)
     redis.call('EXPIRE', mid, ttl)
 end
 

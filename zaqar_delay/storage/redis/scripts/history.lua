@@ -4,7 +4,8 @@ on its own): writes a message's events into its queue's history stream,
 in the same atomic step as the change (see history.py).
 
   history  zaqar_delay.history.<n>:<project>.<queue>  stream, one entry
-           per event: m <message id>, k <kind>, t <now>, the kind's fields
+           per event: m <message id>, k <kind>, t <now, whole seconds>,
+           the kind's fields
 
 record(log, keep, now, mid, kind, fields) appends an entry when keep (the
 message's _history_ttl, hash field 'h', written by post.lua) is above 0:
@@ -24,7 +25,8 @@ local function record(log, keep, now, mid, kind, fields)
     end
     redis.call('XADD', log, 'MINID', '~',
                string.format('%d', (now - keep) * 1000), '*',
-               'm', mid, 'k', kind, 't', now, unpack(fields))
+               'm', mid, 'k', kind, 't', string.format('%d', now),
+               unpack(fields))
     if (history_kept[log] or 0) < keep then
         redis.call('EXPIRE', log, keep)
         history_kept[log] = keep
@@ -33,7 +35,7 @@ end
 
 local function record_gone(log, now, mid)
     if redis.call('TTL', log) > 0 then
-        redis.call('XADD', log, '*', 'm', mid, 'k', 'expired', 't', now,
-                   'count', '')
+        redis.call('XADD', log, '*', 'm', mid, 'k', 'expired',
+                   't', string.format('%d', now), 'count', '')
     end
 end

@@ -31,6 +31,29 @@ local index_sets = {messages, ready, claimed, claim_expiry}
 local CHUNK = 128
 local waiting_count = waiting .. '.#n'
 
+-- Times are unix seconds to the millisecond. A message that waits keeps
+-- its due time in its hash twice: 'd', whole seconds (upstream's field:
+-- the second the due time ends in, so that upstream's driver never
+-- delivers it early), and 'dm', milliseconds; one without 'dm' is due
+-- at 'd', one without either is due.
+local function ms(t)
+    return math.floor(t * 1000 + 0.5)
+end
+
+local function due_of(d, dm)
+    if dm then
+        return tonumber(dm) / 1000
+    end
+    return tonumber(d)
+end
+
+local function set_due(mid, due_at)
+    local m = ms(due_at)
+    redis.call('HSET', mid, 'd', string.format('%d', math.ceil(m / 1000)),
+               'dm', string.format('%d', m))
+    return m / 1000
+end
+
 local function chunk_of(rank)
     return string.format('%d', math.floor(tonumber(rank) / CHUNK))
 end
@@ -92,8 +115,7 @@ local function give_back(mid, rank, since, now)
     local wait = tonumber(redis.call('HGET', mid, 'rb') or 0)
     redis.call('HDEL', mid, 'rb')
     if wait > 0 and since + wait > now then
-        redis.call('HSET', mid, 'd', since + wait)
-        wait_until(rank, since + wait)
+        wait_until(rank, set_due(mid, since + wait))
     else
         redis.call('ZADD', ready, rank, mid)
     end

@@ -11,10 +11,13 @@ KEYS[11..]  two per message: its hash key (the message id), and its
             dedup key <project>.<queue>.dedup.<digest> (any key when the
             message has no dedup window)
 
-ARGV[1]     now (unix seconds)
+ARGV[1]     now (unix seconds, to the millisecond)
 ARGV[2]     push suffix: '/<queue>/<project>' when every stored message
             is to be pushed to subscribers when due (a pending push
-            '<id>/<queue>/<project>', scored by the due time), else ''
+            '<id>/<queue>/<project>', scored by the due time), else ''.
+            When a pending push comes due before every one pending
+            before, its due time is published on the channel ARGV[6]
+            (a dispatcher sleeping towards a later one wakes)
 ARGV[3]     history ttl: the queue's _history_ttl (0: none); above 0,
             each stored message keeps it (hash field 'h') and is
             recorded as posted, with its body, ttl, delay, due time and
@@ -23,9 +26,14 @@ ARGV[4]     '1': the messages were planned with the metadata ARGV[5]
             (packed, '' for none); when the queue's differs, nothing
             is stored. '0': no check
 ARGV[5]     the packed metadata, with ARGV[4] '1'
-ARGV[6..]   six per message: ttl, delay (seconds), client uuid,
+ARGV[6]     the dispatchers' wake channel (zaqar_delay.pushes.wake)
+ARGV[7..]   six per message: ttl, delay (seconds), client uuid,
             body (msgpack), checksum ('' for none), dedup window (seconds;
             0: not deduplicated)
+
+A message's due time is now + its delay (index.lua: 'd', and 'dm' when
+it waits); 'cr', 'e' and 'c.e' are whole seconds, as upstream writes
+them.
 
 A message whose hash already exists is left as it is, so that a retry
 of a post whose reply was lost (same ids) changes nothing. A message
@@ -38,8 +46,10 @@ queue's packed metadata} when ARGV[4] is '1' and ARGV[5] is not it.
 --- @include "index"
 --- @include "history"
 local now = tonumber(ARGV[1])
+local whole = math.floor(now)
 local push_suffix = ARGV[2]
 local keep = tonumber(ARGV[3])
+local wake_channel = ARGV[6]
 
 local rank_counter, pushes, history = KEYS[7], KEYS[8], KEYS[9]
 local queue_hash = KEYS[10]
@@ -53,22 +63,25 @@ end
 
 local rank = tonumber(redis.call('GET', rank_counter) or 1)
 local first_rank = rank
+-- The earliest push this post adds, to wake dispatchers when it comes
+-- before every pending one.
+local earliest_push
 
 local answers = {}
 for i = 11, #KEYS, 2 do
     local mid, dedup_key = KEYS[i], KEYS[i + 1]
-    local base = 5 + (i - 11) / 2 * 6
+    local base = 6 + (i - 11) / 2 * 6
     local window = tonumber(ARGV[base + 6])
     local answer = mid
     if window > 0 then
         -- '<holder id> <window end>': the end is Zaqar's clock, like every
         -- time here; the key's own expiry only cleans up.
-        local mine = mid .. ' ' .. (now + window)
+        local mine = mid .. ' ' .. (whole + window)
         if not redis.call('SET', dedup_key, mine, 'NX', 'EX',
                           window + 60) then
             local holder, ends = string.match(
                 redis.call('GET', dedup_key) or '', '^(%S+) (%d+)$')
-            if holder and holder ~= mid and tonumber(ends) > now and
+            if holder and holder ~= mid and tonumber(ends) > whole and
                     redis.call('ZSCORE', messages, holder) and
                     redis.call('EXISTS', holder) == 1 then
                 answer = holder
@@ -80,11 +93,12 @@ for i = 11, #KEYS, 2 do
     answers[#answers + 1] = answer
     if answer == mid and redis.call('EXISTS', mid) == 0 then
         local ttl = tonumber(ARGV[base + 1])
-        local due_at = now + tonumber(ARGV[base + 2])
+        local wait = tonumber(ARGV[base + 2])
+        local due_at = ms(now + wait) / 1000
 
-        local fields = {'id', mid, 't', ttl, 'cr', now, 'e', now + ttl,
-                        'u', ARGV[base + 3], 'c', '', 'c.e', now,
-                        'c.c', 0, 'd', due_at, 'b', ARGV[base + 4]}
+        local fields = {'id', mid, 't', ttl, 'cr', whole, 'e', whole + ttl,
+                        'u', ARGV[base + 3], 'c', '', 'c.e', whole,
+                        'c.c', 0, 'd', whole, 'b', ARGV[base + 4]}
         if ARGV[base + 5] ~= '' then
             fields[#fields + 1] = 'cs'
             fields[#fields + 1] = ARGV[base + 5]
@@ -94,9 +108,13 @@ for i = 11, #KEYS, 2 do
             fields[#fields + 1] = keep
         end
         redis.call('HSET', mid, unpack(fields))
+        if due_at > now then
+            set_due(mid, due_at)
+        end
         if keep > 0 then
             record(history, keep, now, mid, 'posted',
-                   {'ttl', ttl, 'delay', ARGV[base + 2], 'due', due_at,
+                   {'ttl', ttl, 'delay', ARGV[base + 2],
+                    'due', string.format('%.3f', due_at),
                     'dedup', window > 0 and
                         string.match(dedup_key, '([^.]*)$') or '',
                     'b', ARGV[base + 4]})
@@ -111,10 +129,20 @@ for i = 11, #KEYS, 2 do
         end
         if push_suffix ~= '' then
             redis.call('ZADD', pushes, due_at, mid .. push_suffix)
+            if not earliest_push or due_at < earliest_push then
+                earliest_push = due_at
+            end
         end
         rank = rank + 1
     end
 end
 
 redis.call('SET', rank_counter, rank)
+if earliest_push then
+    local first = redis.call('ZRANGE', pushes, 0, 0, 'WITHSCORES')
+    if first[2] and tonumber(first[2]) >= earliest_push then
+        redis.call('PUBLISH', wake_channel, string.format('%.3f',
+                                                          earliest_push))
+    end
+end
 return answers

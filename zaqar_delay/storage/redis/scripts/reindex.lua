@@ -8,8 +8,9 @@ ARGV[1] now     ARGV[2] after rank (exclusive; 0 = from the start)
 ARGV[3] batch   ARGV[4] '1' to write, '0' to only count (dry run)
 
 State of a message, from its hash: claimed when ``c`` is set and
-``c.e`` > now, waiting when ``d`` > now, ready otherwise; gone when the
-hash no longer exists (left for Zaqar's garbage collection).
+``c.e`` > now, waiting when its due time (``dm``, else ``d``) > now,
+ready otherwise; gone when the hash no longer exists (left for Zaqar's
+garbage collection).
 Returns {last rank or '', ready, waiting, claimed, gone}.
 Work: O(batch log n).
 --]]
@@ -26,13 +27,14 @@ local last = ''
 for i = 1, #page, 2 do
     local mid, rank = page[i], page[i + 1]
     last = rank
-    local f = redis.call('HMGET', mid, 'c', 'c.e', 'd', 'e')
+    local f = redis.call('HMGET', mid, 'c', 'c.e', 'd', 'e', 'dm')
+    local due_at = due_of(f[3], f[5])
     local state, sets
     if not f[4] then
         state, sets = 4, {}
     elseif f[1] and f[1] ~= '' and tonumber(f[2]) > now then
         state, sets = 3, {{claimed, rank}, {claim_expiry, f[2]}}
-    elseif f[3] and tonumber(f[3]) > now then
+    elseif due_at and due_at > now then
         state, sets = 2, {}
     else
         state, sets = 1, {{ready, rank}}
@@ -47,7 +49,7 @@ for i = 1, #page, 2 do
             redis.call('ZADD', entry[1], entry[2], mid)
         end
         if state == 2 then
-            wait_until(rank, f[3])
+            wait_until(rank, due_at)
         end
     end
 end

@@ -9,7 +9,7 @@ KEYS[9]     messages.<claim id>         list of claimed message ids
 KEYS[10]    the queue's history stream (see history.lua)
 KEYS[11]    zaqar_delay.metrics   hash: the store's counters (metrics.lua)
 
-ARGV[1] now     ARGV[2] claim id
+ARGV[1] now (to the millisecond)     ARGV[2] claim id
 
 A message no longer in the claimed set (promotion gave it back when its
 claim ended, ahead of this call) is not given back again.
@@ -31,7 +31,7 @@ local counted = {}
 for _, mid in ipairs(redis.call('LRANGE', claim_list, 0, -1)) do
     local held = redis.call('HMGET', mid, 'c', 'h')
     if held[1] == claim_id then
-        redis.call('HSET', mid, 'c', '', 'c.e', now)
+        redis.call('HSET', mid, 'c', '', 'c.e', string.format('%d', now))
         local rank = redis.call('ZSCORE', messages, mid)
         -- Not in `claimed`: promotion already gave it back (its claim
         -- ended), maybe waiting for its backoff; it stays as it is.
