@@ -1,7 +1,10 @@
 """What the benchmark scripts share: drivers from a conf, timed calls."""
 
 import statistics
+import subprocess
+import sys
 import tempfile
+import threading
 import time
 import uuid
 
@@ -120,3 +123,30 @@ def parallel_claimers(data, queue, messages, claimers, deadline):
                                        claimers, deadline)
     return (outcome.seconds, len(outcome.acked), len(outcome.early),
             len(outcome.double), len(set(due) - set(outcome.acked)))
+
+
+class Hook:
+    """The webhook receiver (``tests.fixtures.receiver``), in a process
+    of its own; ``arrivals`` holds (arrival time, message id) pairs."""
+
+    def __init__(self):
+        self.proc = subprocess.Popen(
+            [sys.executable, '-m', 'tests.fixtures.receiver'],
+            stdout=subprocess.PIPE, text=True)
+        self.url = self.proc.stdout.readline().strip()
+        self.arrivals = []
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        for line in self.proc.stdout:
+            at, message_id = line.split()
+            self.arrivals.append((float(at), message_id))
+
+    def wait_for(self, count, timeout):
+        deadline = time.monotonic() + timeout
+        while len(self.arrivals) < count and time.monotonic() < deadline:
+            time.sleep(0.05)
+
+    def stop(self):
+        self.proc.terminate()
+        self.proc.wait()

@@ -106,31 +106,6 @@ def _pass_ms(dispatcher, data, queue, due_count, repeats):
     return statistics.median(times)
 
 
-class Hook:
-    """The webhook receiver, in a process of its own."""
-
-    def __init__(self):
-        self.proc = subprocess.Popen(
-            [sys.executable, '-m', 'tests.fixtures.receiver'],
-            stdout=subprocess.PIPE, text=True)
-        self.url = self.proc.stdout.readline().strip()
-        self.arrivals = []
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self):
-        for line in self.proc.stdout:
-            self.arrivals.append(float(line.split()[0]))
-
-    def wait_for(self, count, timeout):
-        deadline = time.monotonic() + timeout
-        while len(self.arrivals) < count and time.monotonic() < deadline:
-            time.sleep(0.05)
-
-    def stop(self):
-        self.proc.terminate()
-        self.proc.wait()
-
-
 def _lateness(conf_path, data, queue, hook, burst, count):
     """p50 and p99 lateness of ``burst`` pushes due in one second, with
     ``count`` zaqar-delay-dispatcher processes."""
@@ -161,7 +136,7 @@ def _lateness(conf_path, data, queue, hook, burst, count):
             proc.terminate()
         for proc in procs:
             proc.wait()
-    late = sorted(at - due for at in hook.arrivals)
+    late = sorted(at - due for at, _ in hook.arrivals)
     if len(late) != burst:
         raise AssertionError('%d pushes arrived, wanted %d'
                              % (len(late), burst))
@@ -240,7 +215,7 @@ def main(argv=None):
         control.queue_controller.create(queue, project=PROJECT)
         control.queue_controller.set_metadata(
             queue, {'_default_message_delay': 60}, project=PROJECT)
-    hook = Hook()
+    hook = common.Hook()
     data.subscription_controller.create('burst', hook.url, 3600, {},
                                         project=PROJECT)
     if args.dead:

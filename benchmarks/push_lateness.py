@@ -1,0 +1,202 @@
+"""Push and claim lateness against the true due time, per store.
+
+    python benchmarks/push_lateness.py [--stores redis.delay,mongodb.delay]
+        [--pending 0,1000000] [--messages 200] [--dispatchers 2]
+
+For each store, a real zaqar-server with zaqar-delay's notifier stage
+pushes to a webhook receiver (a process of its own): with the in-server
+dispatcher, then with ``--dispatchers`` ``zaqar-delay-dispatcher``
+processes (the server's own off), each alone and beside a subscriber
+that refuses connections (a dead one). ``--messages`` messages are
+posted one a request, a few ms apart at random, with a delay of 1 to
+3 s; a client claims every 2 ms meanwhile. A message's true due time
+is read back from the store (``zaqar_delay.storage.export``, the due
+time the store keeps, to the ms); lateness is the receiver's arrival
+time (push) or the time a claim returning it came back (claim) minus
+that. With ``--pending`` N above 0 (redis.delay only), the store
+first holds N pending pushes of messages due in a day.
+
+Prints, per row, p50 / p99 / max lateness in ms, and how many arrived
+before their due time (must be 0).
+"""
+
+import argparse
+import random
+import subprocess
+import sys
+import threading
+import time
+import uuid
+
+from zaqarclient.queues import client
+
+from benchmarks import common
+from tests.fixtures import services
+from tests.fixtures import zaqar_server
+from zaqar_delay.dev import binaries
+from zaqar_delay import push
+from zaqar_delay.storage import export
+
+PROJECT = 'bench'
+DEAD = 'http://127.0.0.1:9/nobody-listens'
+CLAIM_EVERY = 0.002
+WARM = 8   # seconds the other dispatcher processes get to start
+
+
+def _server(store, dispatch_in_server):
+    options = {'storage': {'message_pipeline': push.STAGE},
+               'delay_push': {'dispatch_in_server': dispatch_in_server,
+                              'lease': 120}}
+    extra = {}
+    if store.startswith('mongodb'):
+        extra['mongodb_url'] = services.mongo_server().url
+    if store.startswith('swift'):
+        extra['swift'] = services.keystone_swift().swift_store()
+    return zaqar_server.ZaqarServer(message_store=store, options=options,
+                                    **extra).start()
+
+
+def _client(url):
+    return client.Client(url, version=2, conf={'auth_opts': {
+        'backend': 'noauth', 'options': {'os_project_id': PROJECT}}})
+
+
+def _fill(stack, pending):
+    """Hold ``pending`` pushes of messages due in a day."""
+    if not pending:
+        return
+    _, control, data = export.load([stack.conf])
+    control.queue_controller.create('backlog', project=PROJECT)
+    common.post_delayed(data, 'backlog', pending)
+
+
+def _claims(url, queue, stop, claimed):
+    cli = _client(url)
+    claiming = cli.queue(queue)
+    while not stop.is_set():
+        for message in claiming.claim(ttl=300, grace=60, limit=20):
+            claimed.setdefault(message.id, time.time())
+        stop.wait(CLAIM_EVERY)
+
+
+def _due_times(stack, queue):
+    """{message id: due time} as the store keeps it."""
+    name, _, data = export.load([stack.conf])
+    return {rec['id']: rec['due'] if rec['due'] is not None
+            else rec['created']
+            for rec in export.messages(name, data, queue, PROJECT)}
+
+
+def _row(stack, hook, count, dead):
+    """(push lateness, claim lateness) lists in seconds, sorted."""
+    cli = _client(stack.url)
+    name = 'lateness-' + uuid.uuid4().hex[:8]
+    queue = cli.queue(name, force_create=True)
+    queue.metadata(new_meta={'_default_message_delay': 60})
+    cli.subscription(name, subscriber=hook.url, ttl=3600, options={})
+    if dead:
+        cli.subscription(name, subscriber=DEAD, ttl=3600, options={})
+    del hook.arrivals[:]
+    stop, claimed = threading.Event(), {}
+    claimer = threading.Thread(target=_claims,
+                               args=(stack.url, name, stop, claimed))
+    claimer.start()
+    rng = random.Random(7)
+    try:
+        for _ in range(count):
+            time.sleep(rng.uniform(0.005, 0.04))
+            queue.post([{'body': 1, 'ttl': 600,
+                         'delay': rng.choice((1, 2, 3))}])
+        due = _due_times(stack, name)
+        hook.wait_for(count, 120)
+        deadline = time.monotonic() + 30
+        while len(claimed) < count and time.monotonic() < deadline:
+            time.sleep(0.05)
+    finally:
+        stop.set()
+        claimer.join()
+    pushed = {}
+    for at, message_id in hook.arrivals:
+        pushed.setdefault(message_id, at)
+    if len(pushed) != count or len(claimed) != count:
+        raise AssertionError('%d pushed, %d claimed of %d' % (
+            len(pushed), len(claimed), count))
+    return (sorted(pushed[m] - due[m] for m in due),
+            sorted(claimed[m] - due[m] for m in due))
+
+
+def _dispatchers(stack, hook, count):
+    """``count`` zaqar-delay-dispatcher processes, up: one has pushed a
+    message of its own, and all had ``WARM`` seconds more to start."""
+    command = binaries.installed('zaqar-delay-dispatcher')
+    procs = [subprocess.Popen([command, '--config-file', stack.conf],
+                              stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+             for _ in range(count)]
+    cli = _client(stack.url)
+    name = 'warm-' + uuid.uuid4().hex[:8]
+    warm = cli.queue(name, force_create=True)
+    warm.metadata(new_meta={'_default_message_delay': 60})
+    cli.subscription(name, subscriber=hook.url, ttl=3600, options={})
+    del hook.arrivals[:]
+    deadline = time.monotonic() + 120
+    while not hook.arrivals and time.monotonic() < deadline:
+        warm.post([{'body': 0, 'ttl': 60, 'delay': 0}])
+        hook.wait_for(1, 2)
+    time.sleep(WARM)
+    warm.delete()
+    return procs
+
+
+def _ms(late):
+    return '%7.1f %7.1f %7.1f %5d' % (
+        late[len(late) // 2] * 1000, late[int(len(late) * 0.99) - 1] * 1000,
+        late[-1] * 1000, sum(1 for x in late if x < 0))
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument('--stores', default='redis.delay,mongodb.delay')
+    parser.add_argument('--pending', default='0,1000000',
+                        help='pending pushes held first (redis.delay)')
+    parser.add_argument('--messages', type=int, default=200)
+    parser.add_argument('--dispatchers', type=int, default=2)
+    args = parser.parse_args(argv)
+    hook = common.Hook()
+    print('lateness in ms against the due time the store keeps: p50 p99 '
+          'max, and how many came before it (early)')
+    print('%-14s %9s %-14s %-5s | %-7s %-7s %-7s %5s | %-7s %-7s %-7s %5s'
+          % ('store', 'pending', 'dispatcher', 'dead', 'push50', 'push99',
+             'max', 'early', 'claim50', 'claim99', 'max', 'early'))
+    try:
+        for store in args.stores.split(','):
+            sizes = [int(n) for n in args.pending.split(',')]
+            if store != 'redis.delay':
+                sizes = sizes[:1]
+            for pending in sizes:
+                for in_server in (True, False):
+                    stack = _server(store, in_server)
+                    procs = [] if in_server else _dispatchers(
+                        stack, hook, args.dispatchers)
+                    try:
+                        _fill(stack, pending)
+                        for dead in (False, True):
+                            push_late, claim_late = _row(
+                                stack, hook, args.messages, dead)
+                            print('%-14s %9d %-14s %-5s | %s | %s' % (
+                                store, pending, 'in-server' if in_server
+                                else '%d processes' % args.dispatchers,
+                                'dead' if dead else '-', _ms(push_late),
+                                _ms(claim_late)))
+                            sys.stdout.flush()
+                    finally:
+                        for proc in procs:
+                            proc.terminate()
+                            proc.wait()
+                        stack.cleanup()
+    finally:
+        hook.stop()
+
+
+if __name__ == '__main__':
+    main()
