@@ -91,16 +91,21 @@ def queues(control, project, page=100):
         marker = names[-1]
 
 
-def _claimed_at(data, queue, project, claim_id, cache, tries=3):
+def _claimed_at(data, queue, project, claim_id, cache, tries=3,
+                module=None):
     """When a live claim was made (or last renewed), or None.
 
-    A claim's ``age`` is counted from the backend's own clock, read
-    inside ``get``: whole seconds on redis and mongodb, a float on
-    swift. The clock is read again after ``get``, so the result is never
-    earlier than the claim. With whole seconds, a ``get`` that straddles
-    a second boundary is made again (one second off would make a claim
-    on its due second look early).
+    A backend module that reads it from the store (``claimed_at``, to
+    the millisecond) answers; otherwise a claim's ``age`` is counted
+    from the backend's own clock, read inside ``get``: whole seconds on
+    redis and mongodb, a float on swift. The clock is read again after
+    ``get``, so the result is never earlier than the claim. With whole
+    seconds, a ``get`` that straddles a second boundary is made again
+    (one second off would make a claim on its due second look early).
     """
+    reader = getattr(module, 'claimed_at', None)
+    if claim_id not in cache and reader is not None:
+        cache[claim_id] = reader(data, queue, project, claim_id)
     if claim_id not in cache:
         for _ in range(tries):
             before = timeutils.utcnow_ts(True)
@@ -130,7 +135,8 @@ def messages(name, data, queue, project, batch=1000, with_body=False):
         live = rec['claim_id'] and (rec['claim_expires'] is None or
                                     rec['claim_expires'] > now)
         rec['claimed_at'] = live and _claimed_at(
-            data, queue, project, rec['claim_id'], claims) or None
+            data, queue, project, rec['claim_id'], claims,
+            module=module) or None
         if rec['claimed_at'] is None:
             rec['claim_id'] = rec['claim_expires'] = None
         rec.update(project=project, queue=queue, snapshot_at=now)

@@ -22,7 +22,8 @@ class ClaimController(upstream_claims.ClaimController):
     """Claims that take only ready messages, atomically and idempotently.
 
     Claim records are upstream's, so ``redis`` reads them too: a hash per
-    claim (key: the claim id; fields ``id t e n``), the list
+    claim (key: the claim id; fields ``id t e n``, and ``cm``, when it
+    was made or last renewed in milliseconds), the list
     ``messages.<claim id>`` of its message ids, and the sorted set
     ``<project>.<queue>.claims`` (claim expiry -> claim id). Each
     operation is one Lua script that also moves the claimed messages

@@ -6,6 +6,7 @@ each message's hash, with the due time to the millisecond ``dm`` where
 ``redis.delay`` one.
 """
 
+from oslo_utils import encodeutils
 from zaqar.storage.redis import models
 from zaqar.storage.redis import utils
 
@@ -38,3 +39,15 @@ def records(driver, queue, project, batch):
                 expires=msg.expires, due=due,
                 claim_id=msg.claim_id, claim_expires=msg.claim_expires,
                 claim_count=msg.claim_count, body=msg.body)
+
+
+def claimed_at(driver, queue, project, claim_id):
+    """When the live claim ``claim_id`` was made or last renewed (unix
+    seconds, to the millisecond where ``redis.delay`` wrote it, else
+    whole seconds), or None when it is gone: one read."""
+    made, expires, ttl = driver.connection.hmget(claim_id, 'cm', 'e', 't')
+    if made:
+        return int(made) / 1000
+    if expires is None or ttl is None:
+        return None
+    return int(encodeutils.safe_decode(expires)) - int(ttl)

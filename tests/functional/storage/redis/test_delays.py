@@ -1,10 +1,13 @@
 """The delay behaviour suite, and redis-only checks, on ``redis.delay``."""
 
+import datetime
+
 from oslo_utils import timeutils
 from oslo_utils import uuidutils
 
 from tests.common import behaviour
 from tests.fixtures import redis_store
+from zaqar_delay.storage import export
 from zaqar_delay.storage.redis import keys
 
 
@@ -64,3 +67,18 @@ class RedisDelayBehaviourTest(behaviour.DelayBehaviour,
         claimed = 20 * (batch // 20 + 1)
         self.assertEqual(ids[claimed:claimed + 10],
                          self.list_ids(limit=10, include_delayed=True)[0])
+
+    def test_export_gives_due_and_claim_times_to_the_millisecond(self):
+        # Posted 0.4 s into a second with a delay of 1 s, claimed 0.2 s
+        # after it came due: never counted as an early claim.
+        timeutils.advance_time_delta(datetime.timedelta(
+            seconds=1 - timeutils.utcnow().microsecond / 1e6 + 0.4))
+        posted = timeutils.utcnow_ts(True)
+        (mid,) = self.post(1)
+        timeutils.advance_time_delta(datetime.timedelta(seconds=1.2))
+        self.assertEqual([mid], self.claim()[1])
+        (record,) = export.messages('redis.delay', self.driver, self.queue,
+                                    behaviour.PROJECT)
+        self.assertEqual(round(posted + 1, 3), round(record['due'], 3))
+        self.assertEqual(round(posted + 1.2, 3),
+                         round(record['claimed_at'], 3))

@@ -113,7 +113,8 @@ end
 
 if #taken > 0 then
     redis.call('HSET', claim_hash, 'id', claim_id, 't', claim_ttl,
-               'e', claim_expires, 'n', #taken)
+               'e', claim_expires, 'n', #taken,
+               'cm', string.format('%d', ms(now)))
     redis.call('EXPIRE', claim_hash, claim_ttl)
     redis.call('RPUSH', claim_list, unpack(taken))
     redis.call('EXPIRE', claim_list, claim_ttl)

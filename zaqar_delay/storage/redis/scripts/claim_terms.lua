@@ -3,7 +3,9 @@ Included by claim and renew after index (not run on its own): names a
 claim's keys and its terms, the same in both scripts' KEYS and ARGV.
 
   KEYS[7]  claims      <project>.<queue>.claims  zset claim expiry -> claim id
-  KEYS[8]  claim_hash  <claim id>                hash: id, t, e, n
+  KEYS[8]  claim_hash  <claim id>                hash: id, t, e, n, and cm:
+                                                 when it was made or last
+                                                 renewed (milliseconds)
   KEYS[9]  claim_list  messages.<claim id>       list of claimed message ids
 
   ARGV[1] now (unix seconds, to the millisecond)

@@ -29,7 +29,8 @@ for _, mid in ipairs(redis.call('LRANGE', claim_list, 0, -1)) do
     end
 end
 
-redis.call('HSET', claim_hash, 't', claim_ttl, 'e', claim_expires)
+redis.call('HSET', claim_hash, 't', claim_ttl, 'e', claim_expires,
+           'cm', string.format('%d', ms(now)))
 redis.call('EXPIRE', claim_hash, claim_ttl)
 redis.call('EXPIRE', claim_list, claim_ttl)
 redis.call('ZADD', claims, claim_expires, claim_id)
