@@ -10,6 +10,9 @@ from zaqar_delay import errors
 from zaqar_delay import opts
 
 QUEUE_DEFAULT_KEY = '_default_message_delay'
+# A posted message's due time, unix seconds, when its transport gave one
+# (``wsgi.delay``); it wins over ``delay``.
+DUE = 'due'
 
 
 def whole(value):
@@ -37,8 +40,8 @@ def queue_default(metadata):
 
 
 def needs_queue_default(messages):
-    """True when some message has no ``delay`` of its own."""
-    return any('delay' not in msg for msg in messages)
+    """True when some message has no ``delay`` (or ``due``) of its own."""
+    return any('delay' not in msg and DUE not in msg for msg in messages)
 
 
 def resolve(message, default):
@@ -69,10 +72,17 @@ def check(message, delay, max_delay, policy):
             'ttl longer than its delay.', message['ttl'], delay)
 
 
-def prepare(messages, default, max_delay, policy):
-    """Return the delay of each message, after checking each one."""
+def prepare(messages, default, max_delay, policy, now=None):
+    """Return the delay of each message, after checking each one. A
+    message that carries ``due`` (unix seconds, set by a transport that
+    accepts due times) waits until then from ``now`` (``check_due``: a
+    float of seconds)."""
     delays = []
     for message in messages:
+        if DUE in message:
+            delays.append(check_due(message, message[DUE], now, max_delay,
+                                    policy))
+            continue
         delay = resolve(message, default)
         check(message, delay, max_delay, policy)
         delays.append(delay)
@@ -88,6 +98,43 @@ def with_age(message):
     """
     message['age'] = max(0, message['age'])
     return message
+
+
+def parse_time(value, key='due'):
+    """Unix seconds of an ISO 8601 time that names its zone (``Z`` or an
+    offset); DelayError for anything else."""
+    when = None
+    if isinstance(value, str):
+        try:
+            when = datetime.datetime.fromisoformat(
+                value.replace('z', 'Z').replace('Z', '+00:00'))
+        except ValueError:
+            pass
+    if when is None or when.tzinfo is None:
+        raise errors.DelayError(
+            'The {0} of a message must be an ISO 8601 time with its zone '
+            '(2026-01-31T12:00:00Z or 2026-01-31T13:00:00+01:00), not '
+            '{1!r}.', key, value)
+    return when.timestamp()
+
+
+def check_due(message, due, now, max_delay, policy):
+    """Check the due time ``due`` (unix seconds) asked for ``message``
+    at ``now``, as ``check`` does a delay: at most ``max_delay`` seconds
+    ahead, and before the message's ttl ends (``policy``); a time past is
+    due now. Returns the seconds it waits (a float, 0 for now)."""
+    wait = max(0.0, due - now)
+    if wait > max_delay:
+        raise errors.DelayError(
+            'The due time of a message must be at most {0} seconds ahead '
+            '(max_message_delay); {1} is {2:.3f} s ahead.', max_delay,
+            iso_ms(due), wait)
+    if wait and policy == opts.REJECT and message['ttl'] <= wait:
+        raise errors.DelayError(
+            'A message with ttl {0} would expire before its due time {1} '
+            'and could never be delivered; post it with a ttl longer than '
+            'its delay.', message['ttl'], iso_ms(due))
+    return wait
 
 
 def iso(timestamp):

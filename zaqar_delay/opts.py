@@ -51,8 +51,22 @@ max_history_ttl = cfg.IntOpt(
          'it) is kept after each event. A queue PUT or metadata PATCH '
          'with a larger value is refused with a 400.')
 
+IGNORE = 'ignore'
+APPLY = 'apply'
+
+delay_without_default = cfg.StrOpt(
+    'delay_without_default', default=IGNORE, choices=[
+        (IGNORE, 'As Zaqar\'s API: a queue without '
+                 '_default_message_delay is not a delayed queue, and a '
+                 'message\'s delay is dropped there (after it is checked).'),
+        (APPLY, 'A message\'s own delay applies on every queue.'),
+    ],
+    help='wsgi.delay transport only: whether a message\'s delay applies '
+         'on a queue without _default_message_delay (a bad delay gets a '
+         '400 on every queue either way; a due time always applies).')
+
 ALL_OPTS = [ttl_shorter_than_delay, promote_batch_size, redis_server_clock,
-            max_history_ttl]
+            max_history_ttl, delay_without_default]
 
 # Beside Zaqar's [drivers:message_store:redis] (uri, reconnects): what
 # only redis.delay does with its store. A pool's options of the same

@@ -11,7 +11,8 @@ class OptsTest(testtools.TestCase):
         manager = stevedore.DriverManager('oslo.config.opts', 'zaqar_delay')
         groups = dict(manager.driver())
         self.assertEqual({'ttl_shorter_than_delay', 'promote_batch_size',
-                          'redis_server_clock', 'max_history_ttl'},
+                          'redis_server_clock', 'max_history_ttl',
+                          'delay_without_default'},
                          {o.name for o in groups['delay']})
         self.assertEqual(['wait_replicas', 'wait_timeout_ms'],
                          [o.name for o in groups[opts.REDIS_GROUP]])

@@ -117,7 +117,8 @@ def message_delays(driver, queue_controller, queue, project, messages):
         default = delay.queue_default(_metadata(queue_controller, queue,
                                                 project))
     return delay.prepare(messages, default, driver.max_delay,
-                         driver.delay_conf.ttl_shorter_than_delay)
+                         driver.delay_conf.ttl_shorter_than_delay,
+                         driver.clock())
 
 
 def post_terms(driver, queue_controller, queue, project, messages):
@@ -139,7 +140,8 @@ def plan(driver, metadata, messages):
     """``post_plan`` from the queue's metadata, already read."""
     delays = delay.prepare(messages, delay.queue_default(metadata),
                            driver.max_delay,
-                           driver.delay_conf.ttl_shorter_than_delay)
+                           driver.delay_conf.ttl_shorter_than_delay,
+                           driver.clock())
     return (delays, dedup.of_messages(metadata, messages),
             history.of_queue(metadata, driver.delay_conf.max_history_ttl))
 

@@ -4,14 +4,14 @@ from oslo_utils import uuidutils
 from zaqar import storage
 from zaqar.storage import errors
 from zaqar.storage.redis import claims as upstream_claims
-from zaqar.storage.redis import models
 from zaqar.storage.redis import utils
 
 from zaqar_delay import counts
 from zaqar_delay import deadletter
-from zaqar_delay import delay
 from zaqar_delay import retry
+from zaqar_delay.storage import message
 from zaqar_delay.storage.redis import keys
+from zaqar_delay.storage.redis import records
 
 # ARGV[13..] of the claim script: the claim lateness buckets (ms) it
 # counts.
@@ -82,9 +82,8 @@ class ClaimController(upstream_claims.ClaimController):
         if not hashes:
             return None, []
 
-        claimed = [delay.with_age(models.Message.from_hmap(
-            dict(zip(fields[::2], fields[1::2]))).to_basic(int(now)))
-            for fields in hashes]
+        claimed = [records.basic(dict(zip(fields[::2], fields[1::2])),
+                                 int(now)) for fields in hashes]
         if policy:
             claimed = self._dead_letter(queue, project, claim_id, claimed,
                                         policy, now)
@@ -107,6 +106,16 @@ class ClaimController(upstream_claims.ClaimController):
                 [keys.history(queue, project), keys.METRICS],
                 args=[now, claim_id, policy.ttl or '', policy.queue])
         return deliver
+
+    @utils.raises_conn_error
+    @utils.retries_on_connection_error
+    def get(self, queue, claim_id, project=None):
+        """As upstream, each message with its due time
+        (``storage.message.Message``): one more round trip."""
+        meta, claimed = super().get(queue, claim_id, project)
+        hashes = records.read(self._client, [m['id'] for m in claimed])
+        return meta, [message.Message(found, records.due_of(hmap))
+                      for found, hmap in zip(claimed, hashes)]
 
     @utils.raises_conn_error
     @utils.retries_on_connection_error

@@ -16,6 +16,8 @@ from zaqar_delay import pending
 from zaqar_delay.storage import common
 from zaqar_delay.storage.redis import keys
 from zaqar_delay.storage.redis import metadata as queue_metadata
+from zaqar_delay.storage.redis import records
+from zaqar_delay.storage.redis import steering
 from zaqar_delay.storage.redis import upstream
 
 Message = models.Message
@@ -24,7 +26,8 @@ Message = models.Message
 STALE_PLANS = 3
 
 
-class MessageController(upstream_messages.MessageController):
+class MessageController(steering.Steering,
+                        upstream_messages.MessageController):
     """Messages of a delayed queue, indexed so that no scan grows.
 
     Upstream's records are kept unchanged, so ``redis`` can read what
@@ -32,8 +35,8 @@ class MessageController(upstream_messages.MessageController):
     fields ``id t cr e u c c.e c.c d b cs`` as in upstream's
     MessageController, ``d`` being the due time in whole seconds) and
     the ``<project>.<queue>.messages`` sorted set (rank -> id). A message
-    that waits also has ``dm``, its due time in milliseconds
-    (doc/source/redis.rst, `Due times`). On a queue
+    also has ``dm``, its due time in milliseconds (doc/source/redis.rst,
+    `Due times`). On a queue
     with ``_retry_backoff``, a claimed message's hash also has ``rb``:
     the seconds it waits when its claim gives it back (``zaqar_delay.
     retry``). On a queue with ``_dedup_key``, ``<project>.<queue>.dedup.
@@ -209,10 +212,8 @@ class MessageController(upstream_messages.MessageController):
                   int(bool(echo)), str(client_uuid or ''),
                   self.driver.delay_conf.promote_batch_size])
         next_marker = reply[0].decode() or None
-        found = Message.from_redis_bulk(reply[1:], self._client)
-
-        page = (delay.with_age(msg.to_basic(int(now)))
-                for msg in found if msg)
+        page = (records.basic(hmap, int(now))
+                for hmap in records.read(self._client, reply[1:]) if hmap)
         return iter((page, next_marker))
 
     def _in_queue(self, queue, project, message_ids):
@@ -226,9 +227,9 @@ class MessageController(upstream_messages.MessageController):
         now = self._now()
         for hmap, rank in zip(replies[::2], replies[1::2]):
             if hmap and rank is not None:
-                msg = Message.from_hmap(hmap)
-                if not utils.msg_expired_filter(msg, now):
-                    yield delay.with_age(msg.to_basic(now))
+                if not utils.msg_expired_filter(Message.from_hmap(hmap),
+                                                now):
+                    yield records.basic(hmap, now)
 
     @utils.raises_conn_error
     @utils.retries_on_connection_error

@@ -31,11 +31,11 @@ local index_sets = {messages, ready, claimed, claim_expiry}
 local CHUNK = 128
 local waiting_count = waiting .. '.#n'
 
--- Times are unix seconds to the millisecond. A message that waits keeps
--- its due time in its hash twice: 'd', whole seconds (upstream's field:
--- the second the due time ends in, so that upstream's driver never
--- delivers it early), and 'dm', milliseconds; one without 'dm' is due
--- at 'd', one without either is due.
+-- Times are unix seconds to the millisecond. A message keeps its due
+-- time in its hash twice: 'd', whole seconds (upstream's field: the
+-- second the due time ends in, so that upstream's driver never delivers
+-- it early), and 'dm', milliseconds; one without 'dm' (written before)
+-- is due at 'd', one without either is due.
 local function ms(t)
     return math.floor(t * 1000 + 0.5)
 end
@@ -58,8 +58,10 @@ local function chunk_of(rank)
     return string.format('%d', math.floor(tonumber(rank) / CHUNK))
 end
 
-local function chunk_key(c)
-    return waiting .. '.#' .. c
+-- The chunk functions work on this queue's keys, or on another queue's
+-- `waiting` and `due` keys (w, d) given with them (move.lua).
+local function chunk_key(c, w)
+    return (w or waiting) .. '.#' .. c
 end
 
 -- Keeps chunk c's entries in `waiting` and `due` true to what it holds.
@@ -74,16 +76,18 @@ local function chunk_changed(c)
 end
 
 -- Makes the message of `rank` wait until `due_at`.
-local function wait_until(rank, due_at)
+local function wait_until(rank, due_at, w, d)
+    w, d = w or waiting, d or due
     local c = chunk_of(rank)
-    if redis.call('ZADD', chunk_key(c), due_at,
+    local count = w == waiting and waiting_count or w .. '.#n'
+    if redis.call('ZADD', chunk_key(c, w), due_at,
                   string.format('%d', rank)) == 1 then
-        redis.call('INCR', waiting_count)
+        redis.call('INCR', count)
     end
-    redis.call('ZADD', waiting, c, c)
-    local earliest = redis.call('ZSCORE', due, c)
+    redis.call('ZADD', w, c, c)
+    local earliest = redis.call('ZSCORE', d, c)
     if not earliest or tonumber(due_at) < tonumber(earliest) then
-        redis.call('ZADD', due, due_at, c)
+        redis.call('ZADD', d, due_at, c)
     end
 end
 

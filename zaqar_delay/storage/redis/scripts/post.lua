@@ -31,9 +31,8 @@ ARGV[7..]   six per message: ttl, delay (seconds), client uuid,
             body (msgpack), checksum ('' for none), dedup window (seconds;
             0: not deduplicated)
 
-A message's due time is now + its delay (index.lua: 'd', and 'dm' when
-it waits); 'cr', 'e' and 'c.e' are whole seconds, as upstream writes
-them.
+A message's due time is now + its delay (index.lua: 'd' and 'dm');
+'cr', 'e' and 'c.e' are whole seconds, as upstream writes them.
 
 A message whose hash already exists is left as it is, so that a retry
 of a post whose reply was lost (same ids) changes nothing. A message
@@ -94,11 +93,15 @@ for i = 11, #KEYS, 2 do
     if answer == mid and redis.call('EXISTS', mid) == 0 then
         local ttl = tonumber(ARGV[base + 1])
         local wait = tonumber(ARGV[base + 2])
-        local due_at = ms(now + wait) / 1000
+        -- Up to the millisecond (a wait from a due time asked is a float).
+        local due_at = math.ceil((now + wait) * 1000 - 0.001) / 1000
 
+        local due_ms = string.format('%d', ms(due_at))
         local fields = {'id', mid, 't', ttl, 'cr', whole, 'e', whole + ttl,
                         'u', ARGV[base + 3], 'c', '', 'c.e', whole,
-                        'c.c', 0, 'd', whole, 'b', ARGV[base + 4]}
+                        'c.c', 0, 'd', due_at > now and math.ceil(due_at)
+                                       or whole, 'dm', due_ms,
+                        'b', ARGV[base + 4]}
         if ARGV[base + 5] ~= '' then
             fields[#fields + 1] = 'cs'
             fields[#fields + 1] = ARGV[base + 5]
@@ -108,9 +111,6 @@ for i = 11, #KEYS, 2 do
             fields[#fields + 1] = keep
         end
         redis.call('HSET', mid, unpack(fields))
-        if due_at > now then
-            set_due(mid, due_at)
-        end
         if keep > 0 then
             record(history, keep, now, mid, 'posted',
                    {'ttl', ttl, 'delay', ARGV[base + 2],

@@ -1,0 +1,35 @@
+"""A ``redis.delay`` message hash as Zaqar's message dict, with its due
+time (unix seconds to the millisecond): ``dm`` / 1000, else ``d``, else
+``cr`` (a message stored without a due time is due from its
+creation)."""
+
+from zaqar.storage.redis import models
+
+from zaqar_delay import delay
+from zaqar_delay.storage import message
+
+
+def due_of(hmap):
+    """The due time of a message hash ({bytes: bytes})."""
+    if hmap.get(b'dm'):
+        return int(hmap[b'dm']) / 1000
+    for field in (b'd', b'cr'):
+        if hmap.get(field):
+            return float(hmap[field])
+    return None
+
+
+def basic(hmap, now):
+    """Zaqar's message dict of ``hmap`` at ``now`` (whole seconds), its
+    age never below 0, with its due time (``message.Message``)."""
+    return message.Message(
+        delay.with_age(models.Message.from_hmap(hmap).to_basic(now)),
+        due_of(hmap))
+
+
+def read(client, message_ids):
+    """The hashes of ``message_ids`` ({} for one gone): one round trip."""
+    with client.pipeline() as pipe:
+        for mid in message_ids:
+            pipe.hgetall(mid)
+        return pipe.execute()

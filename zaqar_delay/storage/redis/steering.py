@@ -1,0 +1,102 @@
+"""Reschedule and move messages of a ``redis.delay`` queue.
+
+Mixed into the message controller: each operation is one script
+(``scripts/reschedule.lua``, ``scripts/move.lua``), atomic with claims,
+so a message is either rescheduled (or moved) or claimed, never both,
+and never claimable before its new due time.
+"""
+
+from oslo_utils import uuidutils
+from zaqar.storage import errors
+from zaqar.storage.redis import utils
+
+from zaqar_delay import delay as rules
+from zaqar_delay import errors as delay_errors
+from zaqar_delay.history import events as history
+from zaqar_delay import pending
+from zaqar_delay.storage.redis import keys
+
+# Reply codes of reschedule.lua.
+RESCHEDULED, NO_MESSAGE, CLAIMED, EXPIRES_FIRST = 0, 1, 2, 3
+
+
+def due_asked(now, delay_=None, due=None):
+    """The due time a reschedule or move asks for at ``now``: ``delay_``
+    seconds from now, or ``due`` (a time past, or neither: now)."""
+    if delay_ is not None:
+        return rules.due_at(now, delay_)
+    return max(due, now) if due is not None else now
+
+
+class Steering:
+    """``reschedule`` and ``move`` (see ``zaqar_delay.storage.base``)."""
+
+    def _push_suffix(self, queue, project):
+        return pending.suffix(queue, project) if self.driver.pushes else ''
+
+    @utils.raises_conn_error
+    @utils.retries_on_connection_error
+    def reschedule(self, queue, message_id, project=None, delay=None,
+                   due=None):
+        """Make a message due ``delay`` seconds from now, or at ``due``
+        (unix seconds); returns the message. Raises MessageDoesNotExist,
+        MessageIsClaimed (a live claim holds it, nothing changed) or
+        DelayError (its ttl ends first). Two round trips."""
+        if not self._queue_ctrl.exists(queue, project):
+            raise errors.QueueDoesNotExist(queue, project)
+        now = self.driver.now_ms()
+        asked = due_asked(now, delay, due)
+        suffix = self._push_suffix(queue, project)
+        reply = self._lua['reschedule'](
+            keys=list(keys.index(queue, project)) + [
+                keys.PUSHES, keys.history(queue, project), message_id],
+            args=[now, '%.3f' % asked,
+                  message_id + suffix if suffix else '', keys.WAKE])
+        code = int(reply[0])
+        if code == NO_MESSAGE:
+            raise errors.MessageDoesNotExist(message_id, queue, project)
+        if code == CLAIMED:
+            raise errors.MessageIsClaimed(message_id)
+        if code == EXPIRES_FIRST:
+            raise delay_errors.DelayError(
+                'Message {0} expires at {1}, before its new due time {2}.',
+                message_id, rules.iso(int(reply[1])), rules.iso_ms(asked))
+        return self.get(queue, message_id, project)
+
+    @utils.raises_conn_error
+    @utils.retries_on_connection_error
+    def move(self, queue, target, project=None, ids=None, limit=None,
+             delay=None, due=None):
+        """Move the messages ``ids`` (or the first ``limit`` by posting
+        order) that no live claim holds to the queue ``target`` of the
+        project, due ``delay`` seconds from now, at ``due``, or now;
+        returns [(old id, new id)] of those moved. One script call, and
+        a list call for ``limit``."""
+        for name in (queue, target):
+            if not self._queue_ctrl.exists(name, project):
+                raise errors.QueueDoesNotExist(name, project)
+        if ids is None:
+            page = next(self.list(queue, project, limit=limit, echo=True,
+                                  include_delayed=True))
+            ids = [message['id'] for message in page]
+        if not ids:
+            return []
+        keep = history.of_queue(
+            self._queue_ctrl.get_metadata(target, project),
+            self.driver.delay_conf.max_history_ttl)
+        now = self.driver.now_ms()
+        pairs = []
+        for mid in ids:
+            pairs += [mid, uuidutils.generate_uuid()]
+        moved = self._lua['move'](
+            keys=list(keys.index(queue, project)) +
+            list(keys.index(target, project)) + [
+                keys.rank_counter(target, project), keys.PUSHES,
+                keys.history(queue, project), keys.history(target, project)
+            ] + pairs,
+            args=[now, '%.3f' % due_asked(now, delay, due),
+                  self._push_suffix(queue, project),
+                  self._push_suffix(target, project), keys.WAKE, target,
+                  keep])
+        moved = [m.decode() if isinstance(m, bytes) else m for m in moved]
+        return list(zip(moved[::2], moved[1::2]))
