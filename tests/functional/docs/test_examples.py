@@ -17,13 +17,15 @@ a project of their own (``OS_*`` variables, and
 ``OS_MESSAGE_CLIENT_ID``); admin.rst's migrations (which drop and
 rebuild the index) run in ``AdminExamplesTest``, on a server of their
 own. What the examples of a page should leave behind (a queue's
-metadata, say) is checked after them (``AFTER``).
+metadata, say) is checked after them (a class's ``after_<page>``).
 """
 
 import glob
 import json
 import os
+import re
 import shutil
+import subprocess
 import sys
 import tempfile
 import urllib.request
@@ -55,8 +57,9 @@ def page_examples(page):
 
 
 def is_cli(example):
+    """Whether a console example runs an ``openstack`` command."""
     return example.lang == 'console' and any(
-        command.startswith('openstack ')
+        re.search(r'(^|\$\()openstack ', command)
         for command in doc_examples.commands(example))
 
 
@@ -131,7 +134,7 @@ class _Examples(testtools.TestCase):
 
 def _page_tests(cls, pages):
     """A test_<page> method on ``cls`` for each page with examples it
-    takes; each runs them and then the page's AFTER check."""
+    takes; each runs them, then the class's after_<page> check."""
     for page in pages:
         taken = [e for e in page_examples(page)
                  if e.marker != 'skip' and cls.wanted(e)]
@@ -140,9 +143,9 @@ def _page_tests(cls, pages):
 
         def test(self, page=page):
             self.assertGreater(self.run_page(page), 0)
-            check = AFTER.get(page)
-            if check and cls is ExamplesTest:
-                check(self)
+            check = getattr(self, 'after_' + _slug(page)[:-4], None)
+            if check:
+                check()
         test.__name__ = 'test_' + _slug(page)
         test.__doc__ = 'The examples of %s run as printed.' % page
         setattr(cls, test.__name__, test)
@@ -218,14 +221,6 @@ class ExamplesTest(_Examples):
                                        meta.get('_history_ttl')), meta)
 
 
-AFTER = {
-    'doc/source/user.rst': ExamplesTest.after_user,
-    'doc/source/retries.rst': ExamplesTest.after_retries,
-    'doc/source/schedules.rst': ExamplesTest.after_schedules,
-    'doc/source/history.rst': ExamplesTest.after_history,
-}
-
-
 class AdminExamplesTest(_Examples):
     """admin.rst: migrations between redis and redis.delay, which drop
     and rebuild the delay index, and between mongodb and mongodb.delay
@@ -262,6 +257,18 @@ class CliExamplesTest(_Examples):
     @classmethod
     def wanted(cls, example):
         return is_cli(example)
+
+    def openstack(self, *argv):
+        proc = subprocess.run(['openstack'] + list(argv), env=self.environ(),
+                              capture_output=True, text=True, timeout=120)
+        self.assertEqual(0, proc.returncode, proc.stderr)
+        return json.loads(proc.stdout)
+
+    def after_retries(self):
+        meta = self.openstack('messaging', 'queue', 'get', 'metadata',
+                              'work', '-f', 'json')['Metadata']
+        self.assertEqual((8, 'work-failed'), (
+            meta['_max_claim_count'], meta['_dead_letter_queue']), meta)
 
     def environ(self):
         return dict(super().environ(),
