@@ -6,6 +6,8 @@ No I/O here; every storage driver uses these the same way.
 import datetime
 import math
 
+from oslo_serialization import jsonutils
+
 from zaqar_delay import errors
 from zaqar_delay import opts
 
@@ -29,6 +31,19 @@ def check_seconds(key, value, maximum, maximum_is):
         raise errors.DelayError(
             '{0} must be a whole number of seconds above 0 and at most '
             '{1} ({2}), not {3!r}.', key, maximum, maximum_is, value)
+
+
+def check_queue_default(metadata, max_delay):
+    """Raise DelayError unless the queue's ``_default_message_delay``,
+    when set and not null, is a whole number of seconds from 0 to
+    ``max_delay`` (``true`` and ``false`` are not numbers here)."""
+    value = (metadata or {}).get(QUEUE_DEFAULT_KEY)
+    if value is not None and (not whole(value)
+                              or not 0 <= value <= max_delay):
+        raise errors.DelayError(
+            '{0} must be a whole number of seconds from 0 to {1} '
+            '([transport] max_message_delay), not {2}.',
+            QUEUE_DEFAULT_KEY, max_delay, jsonutils.dumps(value))
 
 
 def queue_default(metadata):

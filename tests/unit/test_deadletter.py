@@ -3,6 +3,7 @@
 import testtools
 
 from zaqar_delay import deadletter
+from zaqar_delay import errors
 
 
 class DeadLetterTest(testtools.TestCase):
@@ -33,3 +34,27 @@ class DeadLetterTest(testtools.TestCase):
         policy = deadletter.Policy('dlq', 2, None)
         self.assertEqual([False, False, True, True],
                          [deadletter.moves(policy, n) for n in (1, 2, 3, 4)])
+
+
+class CheckTest(testtools.TestCase):
+
+    def test_counts_names_and_nulls_pass(self):
+        for meta in ({}, {'_max_claim_count': None,
+                          '_dead_letter_queue': None},
+                     {'_max_claim_count': 0},
+                     {'_max_claim_count': 8, '_dead_letter_queue': 'a.b-c_9'}):
+            self.assertIsNone(deadletter.check(meta))
+
+    def test_booleans_negatives_and_non_names_are_refused(self):
+        for meta, why in (
+                ({'_max_claim_count': True}, 'whole number of claims, not '
+                 'true'),
+                ({'_max_claim_count': -1}, 'whole number of claims, not -1'),
+                ({'_max_claim_count': 2.5}, 'not 2.5'),
+                ({'_dead_letter_queue': 5}, 'must name a queue'),
+                ({'_dead_letter_queue': ''}, 'not ""'),
+                ({'_dead_letter_queue': 'a/b'}, 'not "a/b"'),
+                ({'_dead_letter_queue': 'x' * 65}, 'must name a queue')):
+            error = self.assertRaises(errors.DelayError, deadletter.check,
+                                      meta)
+            self.assertIn(why, str(error))

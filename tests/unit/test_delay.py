@@ -19,6 +19,28 @@ class QueueDefaultTest(testtools.TestCase):
             self.assertEqual(0, delay.queue_default(meta), meta)
 
 
+class CheckQueueDefaultTest(testtools.TestCase):
+
+    def test_whole_seconds_up_to_the_maximum_or_null_pass(self):
+        for meta in ({}, {'_default_message_delay': None},
+                     {'_default_message_delay': 0},
+                     {'_default_message_delay': 900}):
+            self.assertIsNone(delay.check_queue_default(meta, 900))
+
+    def test_booleans_and_every_other_value_are_refused(self):
+        # true is an int in Python: Zaqar's own check lets it pass.
+        for value, shown in ((True, 'true'), (False, 'false'),
+                             ('ten', '"ten"'), (-1, '-1'), (901, '901'),
+                             (1.5, '1.5'), ([], '[]')):
+            error = self.assertRaises(
+                errors.DelayError, delay.check_queue_default,
+                {'_default_message_delay': value}, 900)
+            self.assertEqual(
+                '_default_message_delay must be a whole number of seconds '
+                'from 0 to 900 ([transport] max_message_delay), not %s.'
+                % shown, str(error))
+
+
 class ResolveTest(testtools.TestCase):
 
     def test_message_delay_wins_over_the_queue_default(self):

@@ -17,7 +17,9 @@ import math
 
 from zaqar.conf import transport
 
+from zaqar_delay import deadletter
 from zaqar_delay import dedup
+from zaqar_delay import delay
 from zaqar_delay import errors
 from zaqar_delay.history import events as history
 from zaqar_delay import opts
@@ -34,6 +36,8 @@ WSGI_QUEUES = 'zaqar.transport.wsgi.v2_0.queues'
 def check(metadata, max_delay, max_ttl, max_history_ttl=None):
     """Raise DelayError for metadata the delay drivers refuse."""
     metadata = metadata or {}
+    delay.check_queue_default(metadata, max_delay)
+    deadletter.check(metadata)
     if retry.KEY in metadata:
         retry.check(metadata[retry.KEY], max_delay)
     dedup.check(metadata, max_ttl)

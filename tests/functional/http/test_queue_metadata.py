@@ -1,14 +1,20 @@
 """A queue create with delay metadata the drivers refuse gets a 400 on
 both of Zaqar's transports, and the server logs one line that says
-what was refused, not a missing flavor with a traceback."""
+what was refused, not a missing flavor with a traceback; every bad
+value of every key the drivers read is refused at PUT and PATCH on
+redis.delay, mongodb.delay and a pooled server (swift.delay:
+tests/functional/storage/swift/test_queue_metadata.py)."""
 
 import json
 import urllib.error
 import urllib.request
 import uuid
 
+import testtools
 import websocket
 
+from tests.common import queue_metadata
+from tests.fixtures import services
 from tests.fixtures import zaqar_server
 
 BAD = {'_retry_backoff': {'initial': -1}}
@@ -66,3 +72,51 @@ class QueueMetadataRefusedTest(zaqar_server.ServerTestCase):
                       reply['body']['exception'])
         self.assertNotIn('Queue orders.eu-ws could not be created',
                          self.log())
+
+
+class RedisDelayBadMetadataTest(queue_metadata.BadMetadataTests,
+                                zaqar_server.ServerTestCase):
+
+    server_options = {'max_delay': queue_metadata.MAX_DELAY}
+
+
+class MongoDelayBadMetadataTest(queue_metadata.BadMetadataTests,
+                                testtools.TestCase):
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.stack = zaqar_server.ZaqarServer(
+            message_store='mongodb.delay', max_delay=queue_metadata.MAX_DELAY,
+            mongodb_url=services.mongo_server().url).start()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.stack.cleanup()
+        super().tearDownClass()
+
+
+class PooledBadMetadataTest(queue_metadata.BadMetadataTests,
+                            testtools.TestCase):
+    """A pooled server whose one pool is a redis.delay store: the check
+    in front of Zaqar's pool catalog."""
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.stack = zaqar_server.ZaqarServer(
+            max_delay=queue_metadata.MAX_DELAY,
+            options=zaqar_server.pooled_catalog()).start()
+        store = cls.stack.sections('wsgi', cls.stack.port)[
+            'drivers:message_store:redis']
+        reply = zaqar_server.add_pool(
+            cls.stack.url, 'one',
+            'redis.delay://' + store['uri'].split('://', 1)[1], {})
+        if reply.status_code != 201:
+            cls.stack.cleanup()
+            raise RuntimeError('pool not added: %s' % reply.text)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.stack.cleanup()
+        super().tearDownClass()

@@ -75,6 +75,29 @@ class QueueMetadataCheckTest(testtools.TestCase):
             {'_retry_backoff': 'soon'}, 'p')
         self.assertIn('must be an object', str(error))
 
+    def test_default_message_delay_is_checked(self):
+        # Zaqar's transport lets true and false through (a bool is an
+        # int in Python); every post without a delay then failed.
+        for value in (True, False, 'ten', -1, 901):
+            error = self.assertRaises(
+                errors.QueueMetadataRefused, self.stage.create, 'q.1',
+                {'_default_message_delay': value}, 'p')
+            self.assertIn('_default_message_delay must be a whole number '
+                          'of seconds from 0 to 900', str(error))
+            self.assertRaises(validation.ValidationFailed,
+                              self.stage.set_metadata, 'q.1',
+                              {'_default_message_delay': value}, 'p')
+        self.assertIsNone(self.stage.set_metadata(
+            'q', {'_default_message_delay': 900}, 'p'))
+
+    def test_dead_letter_metadata_is_checked(self):
+        for meta in ({'_max_claim_count': True},
+                     {'_dead_letter_queue': 5}):
+            self.assertRaises(errors.QueueMetadataRefused, self.stage.create,
+                              'q.1', meta, 'p')
+        self.assertIsNone(self.stage.create('q.1', {
+            '_max_claim_count': 3, '_dead_letter_queue': 'q.dead'}, 'p'))
+
     def test_dedup_metadata_is_checked_too(self):
         for meta, reason in (({'_dedup_key': ''}, 'non-empty string'),
                              ({'_dedup_key': 5}, 'non-empty string'),
