@@ -29,7 +29,10 @@ class Helpers:
 
     def setUp(self):
         super().setUp()
-        timeutils.set_time_override()
+        # Half a second into the current second: due times to the
+        # millisecond are then exactly the posting time plus the delay.
+        timeutils.set_time_override(
+            timeutils.utcnow().replace(microsecond=500000))
         self.addCleanup(timeutils.clear_time_override)
         self.messages = self.driver.message_controller
         self.claims = self.driver.claim_controller

@@ -24,7 +24,7 @@ class CounterBehaviour(behaviour.Helpers):
 
     def grown(self, before):
         """{field: growth} of the counters since ``before``, the
-        non-zero ones ('le:<bound>' for the buckets)."""
+        non-zero ones ('le:<bound in ms>' for the buckets)."""
         after = self.counted()
         found = {'le:%s' % ('inf' if bound is None else bound):
                  after.buckets[bound] - before.buckets[bound]
@@ -49,9 +49,9 @@ class CounterBehaviour(behaviour.Helpers):
         self.assertEqual(1, len(self.claim(limit=1)[1]))
         timeutils.advance_time_seconds(40)
         self.assertEqual(1, len(self.claim()[1]))
-        # 3 s late (bucket 5) and 43 s late (bucket 60); the message
-        # posted without a delay is not counted.
-        self.assertEqual({'le:5': 1, 'le:60': 1, 'lateness': 46,
+        # 3 s late (bucket 5 s) and 43 s late (bucket 60 s); the
+        # message posted without a delay is not counted.
+        self.assertEqual({'le:5000': 1, 'le:60000': 1, 'lateness': 46,
                           'claims': 2}, self.grown(before))
 
     def test_releases_with_backoff_and_dead_letters_are_counted(self):
@@ -71,7 +71,7 @@ class CounterBehaviour(behaviour.Helpers):
         self.assertEqual(2, len(self.claim(queue=dlq)[1]))
         # Their backoff made them delayed messages: their claim, at
         # their due time, is counted with a lateness of 0.
-        self.assertEqual({'released': 2, 'dead_lettered': 2, 'le:0': 2,
+        self.assertEqual({'released': 2, 'dead_lettered': 2, 'le:5': 2,
                           'claims': 2}, self.grown(before))
 
     def test_expired_claims_given_back_with_backoff_are_counted(self):
@@ -97,5 +97,5 @@ class CounterBehaviour(behaviour.Helpers):
         self.assertEqual(2, len(self.claim(ttl=60)[1]))
         timeutils.advance_time_seconds(61)
         self.assertEqual([], self.list_ids()[0])
-        self.assertEqual({'expired': 4, 'le:1': 2, 'lateness': 2,
+        self.assertEqual({'expired': 4, 'le:1000': 2, 'lateness': 2,
                           'claims': 2}, self.grown(before))

@@ -32,8 +32,10 @@ class PendingPushes:
 
     def setUp(self):
         super().setUp()
-        # Zaqar's clock stands still: due times are exactly now + delay.
-        timeutils.set_time_override(timeutils.utcnow())
+        # Zaqar's clock stands still at a whole second: due times are
+        # exactly now + delay.
+        timeutils.set_time_override(
+            timeutils.utcnow().replace(microsecond=0))
         self.addCleanup(timeutils.clear_time_override)
         self.queues.create('q', project=PROJECT)
         self.queues.set_metadata('q', {'_default_message_delay': 60},
