@@ -112,8 +112,10 @@ class CounterBehaviour(behaviour.Helpers):
         self.assertEqual([], self.claim()[1])
         self.assertEqual(1, len(self.claim(queue=plain)[1]))
         self.assertEqual({'expired': 2}, self.grown(before))
-        # Due again: claimed as delayed messages (1 s late), then their
-        # claim expires and a list gives them back, with a backoff again.
+        # Due again: claimed as delayed messages, then their claim
+        # expires and a list gives them back, with a backoff again. A
+        # claim ends at a whole second (the clock is half a second in):
+        # due 1.5 s before that claim.
         timeutils.advance_time_seconds(5)
         self.assertEqual(2, len(self.claim(ttl=60)[1]))
         timeutils.advance_time_seconds(61)

@@ -3,6 +3,8 @@
 messages that came due, and claims that ended, before any claim or list
 promoted them count as ready, from when they became so."""
 
+import datetime
+
 import fixtures
 from oslo_utils import timeutils
 
@@ -66,6 +68,30 @@ class RedisQueueReadsTest(QueueReads, redis_store.DelayTestBase):
 
 class MongoQueueReadsTest(QueueReads, mongodb_store.DelayTestBase):
     reader = mongodb
+
+    def setUp(self):
+        super().setUp()
+        # At a whole second: due times are whole seconds as the shared
+        # tests expect; the milliseconds are tested below.
+        timeutils.set_time_override(
+            timeutils.utcnow().replace(microsecond=0))
+
+    def test_due_times_to_the_millisecond(self):
+        posted = timeutils.utcnow_ts() + 0.2504
+        timeutils.set_time_override(
+            datetime.datetime.fromtimestamp(posted, datetime.timezone.utc))
+        self.post(10)
+        due = timeutils.utcnow_ts() + 10.251
+        name = (PROJECT, self.queue)
+
+        def read(now):
+            return self.reader.read(self.driver, [name], now)[name]
+        self.assertEqual(families.QueueStats(
+            delayed=1, ready=0, claimed=0, available_since=None,
+            next_due=due), read(due - 0.001))
+        self.assertEqual(families.QueueStats(
+            delayed=0, ready=1, claimed=0, available_since=due,
+            next_due=None), read(due))
 
     def requests_of_a_read(self):
         calls = []

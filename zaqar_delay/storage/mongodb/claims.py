@@ -4,7 +4,6 @@ import datetime
 import hashlib
 
 from bson import objectid
-from oslo_utils import timeutils
 from pymongo import errors as pymongo_errors
 from zaqar import storage
 from zaqar.storage import errors
@@ -49,7 +48,10 @@ class ClaimController(upstream_claims.ClaimController):
         queue_meta = self.driver.queue_controller.get(queue,
                                                       project=project)
         ttl, grace = metadata['ttl'], metadata['grace']
-        collection, scope, now = msg_ctrl.ready_view(queue, project)
+        # ``now_ms`` judges due times; claims keep upstream's whole
+        # seconds (``now``).
+        collection, scope, now_ms = msg_ctrl.ready_view(queue, project)
+        now = int(now_ms)
         oid = objectid.ObjectId()
         expires = now + ttl
 
@@ -79,7 +81,7 @@ class ClaimController(upstream_claims.ClaimController):
                                       project, now)
         docs = list(queries.find(collection, queries.of_claim(scope, oid)))
         counters.add(self.driver, counters.claimed(
-            docs, now, {'dead_lettered': moved}))
+            docs, now_ms, {'dead_lettered': moved}))
         claimed = [delay_messages.basic_message(doc, now) for doc in docs]
         if not claimed:
             return None, []
@@ -165,7 +167,7 @@ class ClaimController(upstream_claims.ClaimController):
         msg_ctrl = self.driver.message_controller
         collection = msg_ctrl.collection(queue, project)
         scope = utils.scope_queue_name(queue, project)
-        now = timeutils.utcnow_ts()
+        now = self.driver.now()
         expires = now + ttl
 
         # One update: the claim and the message's own expiry move

@@ -24,8 +24,13 @@ Field                          Counts
 
 A claim, release, give-back of ended claims (``giveback``) or
 dead-letter adds its counts with one ``$inc`` upsert, and only when it
-has something to count: a claim of messages posted without a delay
-(``d`` not after the id's time) adds none.
+has something to count: a claim of messages posted without a delay adds
+none. A message was delayed when its due time ``d`` is at least a
+second after its id's whole second (``DELAYED``): one posted without a
+delay is due in the millisecond of its post, within its id's second
+(``posting``: both from one reading of Zaqar's clock), or, written by
+earlier versions, at that second; one posted with a delay, or given
+back with a retry backoff, is due at least a second after its post.
 """
 
 from pymongo import errors
@@ -34,22 +39,32 @@ from zaqar_delay import counts
 
 COLLECTION = 'zaqar_delay_metrics'
 _ID = 'store'
+# Seconds from a message's id's second to its due time, at least, for it
+# to count as delayed.
+DELAYED = 1
 
 
 def _collection(driver):
     return driver.message_databases[0][COLLECTION]
 
 
+def delayed(doc):
+    """Whether a message document was delayed (see above)."""
+    due = doc.get('d')
+    created = doc['_id'].generation_time.timestamp()
+    return due is not None and due - created >= DELAYED
+
+
 def claimed(docs, now, counted=None):
     """``counted`` (a new dict if None) with the claim of ``docs`` (the
-    message documents a claim took) at ``now`` added: those that were
-    delayed, by lateness bucket, or as early."""
+    message documents a claim took) at ``now`` (``driver.now_ms()``)
+    added: those that were delayed, by lateness bucket (ms), or as
+    early."""
     counted = {} if counted is None else counted
     for doc in docs:
-        due = doc.get('d')
-        created = doc['_id'].generation_time.timestamp()
-        if due is None or due <= created:
+        if not delayed(doc):
             continue
+        due = doc['d']
         if now < due:
             _add(counted, 'early', 1)
             continue

@@ -23,10 +23,12 @@ def _backoff(doc):
 
 def released(driver, collection, held, now):
     """Give back the documents ``held`` (a filter: a claim's claimed
-    documents) at ``now``; count those with a backoff. One update for a
-    claim without a backoff; else two, and the counters' ``$inc``."""
-    update = ([updates.given_back(history.RELEASED, now),
-               {'$set': {'c.id': None, 'c.e': now}}] +
+    documents) at ``now`` (``driver.now_ms()``: a backoff counts from
+    that millisecond; the claim's end and the event take its second);
+    count those with a backoff. One update for a claim without a
+    backoff; else two, and the counters' ``$inc``."""
+    update = ([updates.given_back(history.RELEASED, int(now)),
+               {'$set': {'c.id': None, 'c.e': int(now)}}] +
               updates.give_back(now, now))
     # Those without a backoff first: only when that finds none does a
     # second update give back (and count) those with one.
@@ -40,13 +42,13 @@ def released(driver, collection, held, now):
 
 def expired(driver, collection, scope, now, batch):
     """Give back at most ``batch`` documents of ``scope`` whose claim
-    ended by ``now`` (found on the ``p_q s a`` index, with their
-    ``c.b``), as of their claim's end; count those given back with a
-    backoff. One read and one update when none has a backoff; else an
-    update of those with one, its count added to the counters, and an
-    update of the others if any. Each update is guarded by the state and
-    its end, so a document another process gave back meanwhile is
-    neither changed nor counted."""
+    ended by ``now`` (``driver.now_ms()``; found on the ``p_q s a``
+    index, with their ``c.b``), as of their claim's end; count those
+    given back with a backoff. One read and one update when none has a
+    backoff; else an update of those with one, its count added to the
+    counters, and an update of the others if any. Each update is
+    guarded by the state and its end, so a document another process
+    gave back meanwhile is neither changed nor counted."""
     ended = queries.ended(scope, CLAIMED, now)
     found = list(queries.find(collection, ended, limit=batch,
                               projection={'_id': 1, 'c.b': 1}))

@@ -12,7 +12,8 @@ Field           Holds
                 (UNIX seconds), and the kind's fields (``ttl delay due
                 dedup``; ``claim count``; ``claim wait``; ``claim to
                 as``; ``claim popped``; ``to as``), as in the redis
-                stream; a posted event's body is the document's ``b``
+                stream; a posted event's body is the document's ``b``,
+                its ``due`` the message's ``d`` (to the millisecond)
 ``s``           4 (processed) once deleted, dead-lettered or found
                 expired: kept, in no live state, until ``e``
 ``a``           processed: when
@@ -37,7 +38,6 @@ history (the ``p_q s k`` index, one state at a time): O(processed in
 the range + live messages of the queue).
 """
 
-from oslo_utils import timeutils
 from zaqar.storage.mongodb import utils
 
 from zaqar_delay import dedup
@@ -102,9 +102,10 @@ def _events(doc, now=None):
                             {'count': str(count)})
 
 
-def read(collection, scope, since=None, until=None):
+def read(collection, scope, now, since=None, until=None):
     """The queue's events with times in [since, until] (None: open), in
-    time order (the order of the changes for events of one message)."""
+    time order (the order of the changes for events of one message), as
+    they are at ``now``."""
     docs = list(queries.find(
         collection, queries.processed_since(scope, since or 0),
         projection=FIELDS))
@@ -112,7 +113,6 @@ def read(collection, scope, since=None, until=None):
         kept = queries.in_state(scope, state)
         kept.filter['h'] = {'$gt': 0}
         docs += queries.find(collection, kept, projection=FIELDS)
-    now = timeutils.utcnow_ts()
     found = [event for doc in docs for event in _events(doc, now)]
     found.sort(key=lambda event: event.at)
     return list(history.select(found, since, until))
@@ -121,7 +121,8 @@ def read(collection, scope, since=None, until=None):
 def events(driver, queue, project, since=None, until=None):
     """``read`` with a ``mongodb.delay`` data driver."""
     return read(driver.message_controller.collection(queue, project),
-                utils.scope_queue_name(queue, project), since, until)
+                utils.scope_queue_name(queue, project), driver.now(), since,
+                until)
 
 
 class Replayer(stored.Replayer):

@@ -6,7 +6,6 @@ import threading
 import uuid
 
 from bson import binary
-from oslo_utils import timeutils
 from zaqar import storage
 from zaqar.storage import errors
 from zaqar.storage.mongodb import messages as upstream_messages
@@ -52,7 +51,12 @@ class DelayMessages:
     """The delay part of the message controllers (a mixin).
 
     Upstream's document (see upstream's MessageController: ``p_q t e u c
-    d b k tx cs``, ``d`` being the due time) gains two fields:
+    d b k tx cs``) keeps upstream's formats (claim expiries ``c.e``,
+    whole seconds), except ``d``, the due time: UNIX seconds to the
+    millisecond (``posting.due``; upstream only compares it, so
+    ``mongodb`` still reads it; whole seconds in documents written
+    before, due at that second). ``_id`` is stamped by Zaqar's clock
+    (``posting.object_id``). The document gains these fields:
 
     ========  ===============================================  ==========
     Field     Meaning                                          Index
@@ -63,7 +67,7 @@ class DelayMessages:
               processed (kept for its history, until ``e``)
     ``a``     when the state ends: ``d`` while waiting,        ``p_q s a``
               the claim's expiry while claimed, 0 when ready,
-              the post's start while being posted
+              the insert's time while being posted
     ``pa``    with zaqar-delay's notifier stage, the           ``pa``
               message's pending push: its due time, then a
               dispatcher's lease expiry; removed once pushed
@@ -108,14 +112,14 @@ class DelayMessages:
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        # This thread's post in progress (``now``: when it started).
+        # This thread's post in progress (``delays``: of its messages).
         self._posting = threading.local()
 
     def _collection(self, queue_name, project=None):
         collection = super()._collection(queue_name, project)
-        posting = getattr(self._posting, 'now', None)
-        return collection if posting is None else posting_module.Posting(
-            collection, posting, self._posting.kept)
+        delays = getattr(self._posting, 'delays', None)
+        return collection if delays is None else posting_module.Posting(
+            collection, self.driver.clock, delays, self._posting.kept)
 
     def _promote(self, collection, scope, now):
         batch = self.driver.delay_conf.promote_batch_size
@@ -139,10 +143,11 @@ class DelayMessages:
 
     def ready_view(self, queue_name, project=None):
         """Promote what came due or whose claim ended (at most
-        ``promote_batch_size`` of each); return (collection, scope, now)."""
+        ``promote_batch_size`` of each); return (collection, scope, now),
+        ``now`` being ``driver.now_ms()``, the time it judged by."""
         collection = self._collection(queue_name, project)
         scope = utils.scope_queue_name(queue_name, project)
-        now = timeutils.utcnow_ts()
+        now = self.driver.now_ms()
         self._promote(collection, scope, now)
         return collection, scope, now
 
@@ -219,7 +224,7 @@ class DelayMessages:
                           echo=echo, client_uuid=client_uuid,
                           include_claimed=include_claimed,
                           include_delayed=include_delayed, limit=limit)
-        now = timeutils.utcnow_ts()
+        now = self.driver.now()
         page = [basic_message(doc, now) for doc in docs]
         return iter((iter(page), str(docs[-1]['k']) if docs else None))
 
@@ -231,14 +236,14 @@ class DelayMessages:
         held = {'p_q': utils.scope_queue_name(queue_name, project),
                 'c.id': cid, 's': CLAIMED}
         giveback.released(self.driver, collection, held,
-                          timeutils.utcnow_ts())
+                          self.driver.now_ms())
 
     def first(self, queue_name, project=None, sort=1):
         docs = self._list(queue_name, project=project, sort=sort, echo=True,
                           include_claimed=True, include_delayed=True,
                           limit=1)
         for message in docs:
-            return basic_message(message, timeutils.utcnow_ts())
+            return basic_message(message, self.driver.now())
         raise errors.QueueIsEmpty(queue_name, project)
 
     @utils.raises_conn_error
@@ -248,22 +253,21 @@ class DelayMessages:
             self.driver, self._queue_ctrl, queue_name, project, messages)
         for msg, delay_seconds in zip(messages, delays):
             msg['delay'] = delay_seconds
-        self._posting.now = timeutils.utcnow_ts()
-        self._posting.kept = keep and [(keep, wait, found) for wait, found
-                                       in zip(delays, dedups)]
+        self._posting.delays = delays
+        self._posting.kept = keep and [(keep, found) for found in dedups]
         try:
             ids = super().post(queue_name, messages, client_uuid,
                                project=project)
         finally:
-            self._posting.now = None
+            self._posting.delays = None
         # Until this update a new document is POSTING: invisible to
         # claims, lists and stats, never early. With pushes on, each
         # stored one gets its state and its pending push in one write.
-        now = timeutils.utcnow_ts()
+        now = self.driver.now_ms()
         collection = self._collection(queue_name, project)
         answers = dedup.answers(
             collection, utils.scope_queue_name(queue_name, project), ids,
-            dedups, now)
+            dedups, int(now))
         pushed, rest = [], []
         for mid, answer in zip(ids, answers):
             if answer != mid:
@@ -303,11 +307,11 @@ class DelayMessages:
         mid = utils.to_oid(message_id)
         doc = mid and self._collection(queue_name, project).find_one(
             self._of_queue(queue_name, project, mid))
-        if (not doc or doc.get('s') == PROCESSED
-                or kept.past(doc, timeutils.utcnow_ts())):
+        now = self.driver.now()
+        if not doc or doc.get('s') == PROCESSED or kept.past(doc, now):
             raise errors.MessageDoesNotExist(message_id, queue_name,
                                              project)
-        return basic_message(doc, timeutils.utcnow_ts())
+        return basic_message(doc, now)
 
     @utils.raises_conn_error
     @utils.retries_on_autoreconnect
@@ -317,7 +321,7 @@ class DelayMessages:
             return iter([])
         docs = self._collection(queue_name, project).find(
             self._of_queue(queue_name, project, {'$in': ids}))
-        now = timeutils.utcnow_ts()
+        now = self.driver.now()
         return iter([basic_message(doc, now) for doc in docs
                      if doc.get('s') != PROCESSED
                      and not kept.past(doc, now)])
@@ -333,7 +337,7 @@ class DelayMessages:
             raise errors.ClaimDoesNotExist(claim, queue_name, project)
         collection = self._collection(queue_name, project)
         query = self._of_queue(queue_name, project, mid)
-        now = timeutils.utcnow_ts()
+        now = self.driver.now()
         guard = {'c.e': {'$lte': now}} if cid is None else {'c.id': cid}
         if collection.delete_one(dict(query, h={'$exists': False},
                                       **guard)).deleted_count:
@@ -384,7 +388,7 @@ class DelayMessages:
             collection.update_many(
                 dict(query, h={'$gt': 0}, s={'$ne': PROCESSED}),
                 updates.processed(
-                    timeutils.utcnow_ts(), history.DELETED,
+                    self.driver.now(), history.DELETED,
                     claim={'$ifNull': ['$c.id', '']} if claim_ids else '',
                     popped=popped))
 

@@ -12,6 +12,8 @@ zaqar-server uses ``mongodb``.
 """
 
 from oslo_utils import timeutils
+
+from zaqar_delay import delay
 from zaqar_delay.storage import common
 from zaqar_delay.storage.mongodb import queries
 from zaqar_delay.storage.mongodb import updates
@@ -48,7 +50,8 @@ def reindex(collection, batch=1000, dry_run=False):
         if not docs:
             return
         after = docs[-1]['_id']
-        now = timeutils.utcnow_ts()
+        # Zaqar's clock to the millisecond, as the drivers judge by.
+        now = delay.floor_ms(timeutils.utcnow_ts(microsecond=True))
         states = [_state(doc, now) for doc in docs]
         if not dry_run:
             # A document still in a post (``tx`` set by upstream's

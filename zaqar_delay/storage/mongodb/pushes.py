@@ -41,9 +41,11 @@ class Pushes:
     @utils.raises_conn_error
     @utils.retries_on_autoreconnect
     def take(self, now, limit, lease):
-        """Up to ``limit`` due pushes, held for ``lease`` seconds, each
-        with the ``pa`` it was taken at (``due``): one guarded update per
-        push, O(log n) each."""
+        """Up to ``limit`` pushes due at ``now`` (UNIX seconds, a float:
+        a pending push's ``pa`` is its message's ``d``, to the
+        millisecond), held for ``lease`` seconds, each with the ``pa``
+        it was taken at (``due``): one guarded update per push, O(log n)
+        each."""
         due = queries.push_due(now)
         taken = []
         for collection in self._collections():

@@ -4,7 +4,6 @@ Zaqar loads it from the ``zaqar_delay.storage.mongodb.driver.queue.stages``
 entry point, named after the driver's module.
 """
 
-from oslo_utils import timeutils
 from zaqar.storage import errors
 from zaqar.storage.mongodb import messages as upstream_messages
 from zaqar.storage.mongodb import utils
@@ -21,7 +20,8 @@ class MessageQueueHandler(upstream_messages.MessageQueueHandler):
     (documents whose claim or wait has not ended), ``total`` on the
     ``p_q s k`` index, one state at a time (a document without a state is
     not counted: it is half-posted, or awaits ``migrate``); ``free`` is
-    the rest and ``next_due`` the earliest ``d``.
+    the rest and ``next_due`` the earliest ``d``, to the millisecond.
+    Due times are judged by ``driver.now_ms()``.
     """
 
     @utils.raises_conn_error
@@ -32,7 +32,7 @@ class MessageQueueHandler(upstream_messages.MessageQueueHandler):
         ctrl = self.message_controller
         collection = ctrl.collection(name, project)
         scope = utils.scope_queue_name(name, project)
-        now = timeutils.utcnow_ts()
+        now = self.driver.now_ms()
 
         def count(query):
             return collection.count_documents(query.filter)
@@ -53,7 +53,7 @@ class MessageQueueHandler(upstream_messages.MessageQueueHandler):
         except errors.QueueIsEmpty:
             pass
         else:
-            counts['oldest'] = utils.stat_message(oldest, now)
-            counts['newest'] = utils.stat_message(newest, now)
+            counts['oldest'] = utils.stat_message(oldest, int(now))
+            counts['newest'] = utils.stat_message(newest, int(now))
         return dict(schedules.next_tick(self.driver, name, project),
                     messages=counts)

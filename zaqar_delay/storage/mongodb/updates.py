@@ -11,8 +11,8 @@ READY, WAITING, CLAIMED = queries.READY, queries.WAITING, queries.CLAIMED
 
 
 # Set ``s`` and ``a`` from a document's own ``d`` and claim (``c.e``):
-# claimed while its claim lives, waiting while ``d`` is ahead, else ready.
-# A document without ``d`` is due.
+# claimed while its claim lives, waiting while ``d`` is ahead, else ready,
+# at ``now`` (``driver.now_ms()``). A document without ``d`` is due.
 def state_update(now):
     claimed = {'$and': [{'$ne': [{'$ifNull': ['$c.id', None]}, None]},
                         {'$gt': [{'$ifNull': ['$c.e', 0]}, now]}]}
@@ -25,9 +25,10 @@ def state_update(now):
 
 
 def give_back(since, now):
-    """The update of a document a claim gives back at ``since`` (a time,
-    or ``'$c.e'``: when its claim expired): due again ``c.b`` seconds
-    later if its claim set a retry backoff, then its state."""
+    """The update of a document a claim gives back at ``since`` (a time
+    to the millisecond, or ``'$c.e'``: when its claim expired): due
+    again ``c.b`` seconds later (``delay.due_at(since, c.b)``) if its
+    claim set a retry backoff, then its state at ``now``."""
     wait = {'$ifNull': ['$c.b', 0]}
     return [{'$set': {'d': {'$cond': [{'$gt': [wait, 0]},
                                       {'$add': [since, wait]}, '$d']}}}

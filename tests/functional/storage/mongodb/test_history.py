@@ -36,6 +36,7 @@ class MongoHistoryTest(behaviour.Helpers, mongodb_store.DelayTestBase):
     def test_every_change_at_its_time(self):
         self.keep(_retry_backoff={'initial': 7})
         t0 = timeutils.utcnow_ts()
+        due = timeutils.utcnow_ts(microsecond=True) + 5     # to the ms
         (mid,) = self.post(5)
         timeutils.advance_time_seconds(5)
         claim_id, _ = self.claim(ttl=30)
@@ -56,7 +57,7 @@ class MongoHistoryTest(behaviour.Helpers, mongodb_store.DelayTestBase):
             [(at, kind) for at, kind, _ in found])
         posted = found[0][2]
         self.assertEqual({'n': 0}, posted.pop('body'))
-        self.assertEqual({'ttl': '3600', 'delay': '5', 'due': str(t0 + 5),
+        self.assertEqual({'ttl': '3600', 'delay': '5', 'due': str(due),
                           'dedup': ''}, posted)
         self.assertEqual({'claim': claim_id, 'count': '1'}, found[1][2])
         self.assertEqual({'claim': claim_id, 'wait': '7'}, found[2][2])

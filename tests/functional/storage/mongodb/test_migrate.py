@@ -1,5 +1,6 @@
 """Switching a live store between ``mongodb`` and ``mongodb.delay``."""
 
+import datetime
 import io
 import uuid
 
@@ -81,3 +82,35 @@ class MigrateTest(mongodb_store.DelayTestBase):
             'q', PROJECT, include_claimed=True, include_delayed=True))
         self.assertEqual(2, len(list(listed)))
         self.assertEqual(ready, self.claim(self.upstream, 1))
+
+    def half_a_second_in(self):
+        timeutils.set_time_override(
+            timeutils.utcnow().replace(microsecond=500000))
+
+    def advance_ms(self, ms):
+        timeutils.advance_time_delta(datetime.timedelta(milliseconds=ms))
+
+    def test_whole_second_due_times_of_mongodb_are_due_at_that_second(self):
+        # mongodb writes ``d`` as its whole second plus the delay.
+        self.half_a_second_in()
+        (mid,) = self.post(self.upstream, 1)
+        self.manage('--to', 'mongodb.delay')
+        self.advance_ms(499)
+        self.assertEqual([], self.claim(self.driver))
+        self.advance_ms(1)
+        self.assertEqual([mid], self.claim(self.driver))
+
+    def test_mongodb_reads_due_times_to_the_millisecond(self):
+        # Due 1.5 s into the next second: mongodb's claim, which judges
+        # by whole seconds, takes it at the second after, never before
+        # (it leaves delayed messages only on a queue with a default
+        # delay).
+        self.queues.set_metadata('q', {'_default_message_delay': 1},
+                                 project=PROJECT)
+        self.half_a_second_in()
+        (mid,) = self.post(self.driver, 1)
+        self.manage('--to', 'mongodb')
+        self.advance_ms(1499)
+        self.assertEqual([], self.claim(self.upstream))
+        self.advance_ms(1)
+        self.assertEqual([mid], self.claim(self.upstream))
