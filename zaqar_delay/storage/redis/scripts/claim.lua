@@ -18,7 +18,7 @@ When the claim hash already exists the call is a retry of a claim that
 already ran: its messages are returned and nothing else changes. Each
 message taken is recorded as claimed, each found expired as expired, in
 the history of messages that keep one. Each message taken that was
-delayed (due after it was posted: 'dm' or 'd' > 'cr') and is not claimed more
+delayed (due a second or more after 'cr') and is not claimed more
 than ARGV[12] times (it would go to the dead-letter queue) is counted
 in KEYS[11]: its lateness (now - 'd') in a bucket, or as an early claim;
 so are the messages promotion gives back with a backoff after their

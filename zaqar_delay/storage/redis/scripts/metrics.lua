@@ -13,8 +13,10 @@ due), 'released_backoff' (given back by a release with a retry backoff),
 promote.lua) and 'dead_lettered' (``zaqar_delay.counts.Counted``).
 
 count_claim(counted, now, due, created, bounds, first) adds one claimed
-message to the table `counted` when it was delayed (due > created; unix
-seconds): bounds[first..] are the bucket bounds (ms). add_counts(metrics, counted)
+message to the table `counted` when it was delayed (unix seconds: due at
+least a second after its whole-second creation time, which a message
+posted without a delay, due in its post's second, never is):
+bounds[first..] are the bucket bounds (ms). add_counts(metrics, counted)
 writes the table: one HINCRBY a field, none for an empty table.
 Work: O(buckets) a message, O(fields) a call.
 --]]
@@ -23,7 +25,7 @@ local function count_in(counted, field, by)
 end
 
 local function count_claim(counted, now, due, created, bounds, first)
-    if not due or not created or due <= created then
+    if not due or not created or due < created + 1 then
         return
     end
     if now < due then
