@@ -59,6 +59,14 @@ def needs_queue_default(messages):
     return any('delay' not in msg and DUE not in msg for msg in messages)
 
 
+def waits_from(messages, waits, posted):
+    """``waits`` (from ``prepare``) with the wait of each message that
+    carries ``due`` counted from ``posted`` (the post's time, to the
+    ms) instead: due exactly then (to the ms, up), or at once."""
+    return [max(0.0, due_at(message[DUE], 0) - posted) if DUE in message
+            else wait for message, wait in zip(messages, waits)]
+
+
 def resolve(message, default):
     """Return the delay of one message: its own, else the queue's."""
     return message.get('delay', default)

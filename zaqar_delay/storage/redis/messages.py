@@ -101,11 +101,6 @@ class MessageController(steering.Steering,
     def _now(self):
         return self.driver.now()
 
-    def _posted_at(self):
-        # A post's time, to the millisecond and up: messages are due at
-        # it plus their delay (scripts/post.lua), never before.
-        return '%.3f' % delay.due_at(self.driver.clock(), 0)
-
     def _delete_queue_messages(self, queue, project, pipe):
         super()._delete_queue_messages(queue, project, pipe)
         index = keys.index(queue, project)
@@ -161,7 +156,11 @@ class MessageController(steering.Steering,
         ids = [uuidutils.generate_uuid() for _ in messages]
         pushed = (pending.suffix(queue, project) if self.driver.pushes
                   else '')
-        args = [self._posted_at(), pushed, keep,
+        # The post's time, to the millisecond and up: messages are due
+        # at it plus their delay (scripts/post.lua), never before.
+        posted = delay.due_at(self.driver.clock(), 0)
+        delays = delay.waits_from(messages, delays, posted)
+        args = ['%.3f' % posted, pushed, keep,
                 int(planned_with is not None), planned_with or b'',
                 keys.WAKE]
         own_keys = []

@@ -1,0 +1,11 @@
+"""``wsgi.delay``: due times shown and steered, on each store
+(``tests/common/waiting_control.py``)."""
+
+import testtools
+
+from tests.common import waiting_control
+
+
+class RedisWaitingControlTest(waiting_control.WaitingControl,
+                              testtools.TestCase):
+    store = 'redis.delay'

@@ -1,0 +1,1 @@
+"""Zaqar transports that show and steer waiting messages."""
