@@ -3,17 +3,9 @@
 import statistics
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 import uuid
-
-from oslo_config import cfg
-from oslo_log import log
-from osprofiler import opts as profiler_opts
-from zaqar.conf import default
-from zaqar.conf import drivers
-from zaqar.conf import profiler
 
 from tests.common import concurrency
 from tests.fixtures import storage
@@ -24,17 +16,7 @@ PROJECT = 'bench'
 
 def make_driver(data_class, control_class, conf_text):
     """A (control, data) driver pair configured by ``conf_text``."""
-    with tempfile.NamedTemporaryFile('w', suffix='.conf',
-                                     delete=False) as f:
-        f.write(conf_text)
-    conf = cfg.ConfigOpts()
-    log.register_options(conf)
-    conf(args=[], project='zaqar', default_config_files=[f.name])
-    conf.register_opts(default.ALL_OPTS)
-    conf.register_opts(drivers.ALL_OPTS, group=drivers.GROUP_NAME)
-    profiler_opts.set_defaults(conf)
-    conf.register_opts(profiler.ALL_OPTS, group=profiler.GROUP_NAME)
-    return storage.drivers(conf, control_class, data_class)
+    return storage.drivers_of_text(conf_text, control_class, data_class)
 
 
 def post_delayed(data, queue, count, batch=1000):

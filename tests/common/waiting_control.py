@@ -49,6 +49,7 @@ class Api:
 class WaitingControl:
     store = None
     project = 'tenant.a'
+    other_project = 'tenant.b'
     server_options = {}
 
     @classmethod
@@ -67,14 +68,23 @@ class WaitingControl:
         cls.stack.cleanup()
         super().tearDownClass()
 
+    queue_metadata = {}     # more metadata of the queues made
+
     def setUp(self):
         super().setUp()
         self.api = Api(self.stack.url, self.project)
         self.name = 'orders.eu-' + uuid.uuid4().hex[:8]
         self.queue = '/queues/' + self.name
-        self.api.ok('put', self.queue, {'_default_message_delay': 30})
+        self.api.ok('put', self.queue, dict(self.queue_metadata,
+                                            _default_message_delay=30))
 
     # helpers
+
+    def make_queue(self, prefix, **metadata):
+        """A new queue's path."""
+        path = '/queues/' + prefix + uuid.uuid4().hex[:8]
+        self.api.ok('put', path, dict(self.queue_metadata, **metadata))
+        return path
 
     def post(self, *messages, queue=None):
         found = self.api.ok('post', (queue or self.queue) + '/messages',
@@ -130,8 +140,7 @@ class WaitingControl:
     # a due time on post
 
     def test_a_due_time_on_post_on_any_queue(self):
-        plain = '/queues/plain.' + uuid.uuid4().hex[:8]
-        self.api.ok('put', plain, {})
+        plain = self.make_queue('plain.')
         for queue in (self.queue, plain):
             soon = time.time() + LONG
             (later,) = self.post({'due': iso(soon)}, queue=queue)
@@ -148,8 +157,7 @@ class WaitingControl:
                 listed[offset]['due']), delta=1)
 
     def test_bad_due_times_and_delays_get_a_400(self):
-        plain = '/queues/plain.' + uuid.uuid4().hex[:8]
-        self.api.ok('put', plain, {})
+        plain = self.make_queue('plain.')
         soon = iso(time.time() + 60)
         for queue in (self.queue, plain):
             for message in ({'due': soon, 'delay': 5},
@@ -167,8 +175,7 @@ class WaitingControl:
             self.assertEqual({}, self.listed(queue=queue))
 
     def test_a_delay_on_a_queue_without_default_is_ignored(self):
-        plain = '/queues/plain.' + uuid.uuid4().hex[:8]
-        self.api.ok('put', plain, {})
+        plain = self.make_queue('plain.')
         (mid,) = self.post({'delay': 60}, queue=plain)
         self.assertEqual([mid], list(self.claim(queue=plain)))
 
@@ -209,12 +216,12 @@ class WaitingControl:
 
     def test_another_project_cannot_see_reschedule_or_move(self):
         (mid,) = self.post({})
-        other = Api(self.stack.url, 'tenant.b')
+        other = Api(self.stack.url, self.other_project)
         self.assertEqual(404, other.call(
             'get', '%s/messages/%s' % (self.queue, mid))[0])
         self.assertEqual(404, other.call(
             'patch', '%s/messages/%s' % (self.queue, mid), {'delay': 0})[0])
-        other.ok('put', self.queue, {})
+        other.ok('put', self.queue, self.queue_metadata)
         status, found = other.call('post', self.queue + '/messages/move',
                                    {'to': 'x.y', 'ids': [mid]})
         self.assertEqual([], (found or {}).get('moved', []), status)
@@ -253,7 +260,7 @@ class WaitingControl:
     # move
 
     def test_move_by_ids_and_oldest_first(self):
-        target = 'dlq.' + uuid.uuid4().hex[:8]
+        target = self.make_queue('dlq.').split('/')[-1]
         ids = self.post({'delay': 0}, {'delay': 0}, {}, {'delay': 0})
         held = list(self.claim(limit=1))
         self.assertEqual([ids[0]], held)
@@ -289,3 +296,51 @@ class WaitingControl:
                 'post', self.queue + '/messages/move', body)
             self.assertEqual(400, status, (body, found))
         self.assertEqual([mid], list(self.listed()))
+
+
+class PooledWaitingControl(WaitingControl):
+    """The suite in a pooled deployment of two ``store`` pools (flavors
+    ``one`` and ``two``, each its own database): the queues are in pool
+    one; a move to a queue of pool two crosses pools."""
+
+    @classmethod
+    def stack_options(cls):
+        return {'options': zaqar_server.pooled_catalog()}
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        store = cls.stack.sections('wsgi', cls.stack.port)[
+            'drivers:message_store:' + cls.store.split('.')[0]]
+        scheme, rest = store['uri'].split('://', 1)
+        for n, flavor in enumerate(('one', 'two')):
+            uri = rest.replace('dbid=0', 'dbid=%d' % (n + 3))
+            reply = zaqar_server.add_pool(
+                cls.stack.url, flavor, cls.store + '://' + uri,
+                {k: v for k, v in store.items() if k != 'uri'})
+            assert reply.status_code == 201, reply.text
+            for project in (cls.project, cls.other_project):
+                admin = Api(cls.stack.url, project)
+                admin.headers['X-Roles'] = 'admin'
+                admin.ok('put', '/flavors/' + flavor,
+                         {'pool_list': [flavor], 'capabilities': {}})
+
+    queue_metadata = {'_flavor': 'one'}
+
+    def test_a_move_across_pools(self):
+        target = self.make_queue('far.', _flavor='two').split('/')[-1]
+        ids = self.post({'delay': 0, 'body': 'a'}, {'body': 'b'},
+                        {'delay': 0, 'body': 'c'})
+        held = list(self.claim(limit=1))
+        body = {'to': target, 'ids': ids, 'delay': LONG}
+        found = self.api.ok('post', self.queue + '/messages/move', body)
+        moved = {m['id']: m['new_id'] for m in found['moved']}
+        self.assertEqual(set(ids) - set(held), set(moved))
+        self.assertEqual(set(held), set(self.listed(include_claimed='true')))
+        copies = self.listed(queue='/queues/' + target)
+        self.assertEqual(set(moved.values()), set(copies))
+        self.assertEqual({'b', 'c'}, {m['body'] for m in copies.values()})
+        # Repeated (as after a move that died part way): nothing twice.
+        again = self.api.ok('post', self.queue + '/messages/move', body)
+        self.assertEqual([], again['moved'])
+        self.assertEqual(2, len(self.listed(queue='/queues/' + target)))

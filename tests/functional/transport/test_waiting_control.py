@@ -9,3 +9,8 @@ from tests.common import waiting_control
 class RedisWaitingControlTest(waiting_control.WaitingControl,
                               testtools.TestCase):
     store = 'redis.delay'
+
+
+class PooledRedisWaitingControlTest(waiting_control.PooledWaitingControl,
+                                    testtools.TestCase):
+    store = 'redis.delay'
