@@ -5,7 +5,7 @@ from pyspark.sql import types as T
 
 from zaqar_delay.pipeline import schemas
 
-QUEUE_NAME = r'^[a-zA-Z0-9_-]{1,64}$'
+QUEUE_NAME = r'^[a-zA-Z0-9_.-]{1,64}$'    # Zaqar's, dots and all
 WHOLE = r'^\s*[0-9]{1,10}\s*$'          # seconds, fits a 64-bit long
 NUMBER = r'^\s*-?[0-9]+(\.[0-9]+)?\s*$'
 _NESTED = (T.StructType, T.MapType, T.ArrayType)
@@ -37,7 +37,7 @@ def _reason(df):
     checks = [
         (queue.isNull() | (F.trim(queue) == ''), 'queue is missing'),
         (~queue.rlike(QUEUE_NAME), 'queue name must be 1 to 64 letters, '
-         'digits, hyphens or underscores'),
+         'digits, dots, hyphens or underscores'),
         (body.isNull(), 'body is missing'),
         (ttl.isNotNull() & ~ttl.rlike(WHOLE),
          'ttl must be a whole number of seconds'),

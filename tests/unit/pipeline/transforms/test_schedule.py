@@ -20,14 +20,15 @@ class ValidateTest(base.SparkTestCase):
         return [r['reason'] for r in df.collect()]
 
     def test_valid_rows_have_no_reason(self):
-        self.assertEqual([None] * 5, self.reasons(
+        self.assertEqual([None] * 6, self.reasons(
             row(), row(delay='30'), row(deliver_at='2026-11-22T09:00:00Z'),
-            row(deliver_at='1795334870'), row(ttl=None)))
+            row(deliver_at='1795334870'), row(ttl=None),
+            row(queue='tenant.a.q-1_x', project='tenant.a')))
 
     def test_each_bad_value_is_named(self):
         self.assertEqual([
             'queue is missing',
-            'queue name must be 1 to 64 letters, digits, hyphens or '
+            'queue name must be 1 to 64 letters, digits, dots, hyphens or '
             'underscores',
             'body is missing',
             'ttl must be a whole number of seconds',
