@@ -8,8 +8,10 @@ Input rows (Parquet, CSV with a header, or JSON lines) have ``queue``,
 (seconds) or ``deliver_at`` (ISO 8601 or UNIX seconds; converted to a
 delay when posted, a past time posting with delay 0); with neither, the
 queue's ``_default_message_delay`` applies. Rows that are invalid or
-that the server refuses are written to ``--rejects`` (JSON lines) with
-the reason. Every partition posts through one HTTP session.
+that the server refuses go to ``<--rejects>/run=<UTC time>-<id>/``
+(JSON lines, with the reason), a folder of each run's own. Exit status:
+0, every row posted (or a duplicate); 1, some rows rejected; 2, a bad
+command line.
 
 Into a queue with ``_dedup_key``, rows already posted (by an earlier run
 of the job, or earlier in this one) are not posted again and are
@@ -18,10 +20,12 @@ counted as duplicates: a job that died can simply be run again.
 
 import argparse
 import collections
+import datetime
 import os
 import sys
 import threading
 import time
+import uuid
 
 from zaqar_delay.pipeline import reading
 from zaqar_delay.pipeline import schemas
@@ -42,9 +46,20 @@ def _progress(counts, done, out, interval):
         out.flush()
 
 
+def run_folder(rejects, now=None):
+    """This run's folder of rejects under ``rejects``:
+    ``run=<UTC time>-<6 hex digits>`` (names sort by time)."""
+    now = datetime.datetime.now(datetime.timezone.utc) if now is None \
+        else now
+    return '%s/run=%s-%s' % (rejects.rstrip('/'),
+                             now.strftime('%Y%m%dT%H%M%SZ'),
+                             uuid.uuid4().hex[:6])
+
+
 def run(spark, df, poster, rejects_path, partitions=None, out=sys.stdout,
         progress_interval=10.0, default_project=None):
-    """Validate and post ``df``; write rejects; returns a Summary."""
+    """Validate and post ``df``; write the rejects to ``rejects_path``, a
+    folder that must not exist; returns a Summary."""
     validated = transform.validate(transform.as_text(df, default_project))
     valid = transform.to_post(validated)
     if partitions:
@@ -73,7 +88,7 @@ def run(spark, df, poster, rejects_path, partitions=None, out=sys.stdout,
         [r for r in results if r['status'] == 'refused'],
         schemas.POST_RESULT).select(*schemas.REJECT.fieldNames())
     bad = transform.rejects(validated).unionByName(server_rejects)
-    bad.write.mode('overwrite').json(rejects_path)
+    bad.write.mode('errorifexists').json(rejects_path)
     rejected = spark.read.schema(schemas.REJECT).json(rejects_path).count()
 
     per_queue = collections.Counter()
@@ -102,8 +117,11 @@ def report(summary, rejects_path, out):
 
 
 def parser():
-    p = argparse.ArgumentParser(prog='zaqar-delay-schedule',
-                                description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(
+        prog='zaqar-delay-schedule', description=__doc__.splitlines()[0],
+        epilog='Exit status: 0, every row posted (or a duplicate); 1, some '
+        'rows rejected (see the summary\'s folder); 2, a bad command '
+        'line.')
     p.add_argument('inputs', nargs='+', help='input files or folders')
     p.add_argument('--format', choices=reading.FORMATS,
                    help='input format (default: from the extension)')
@@ -114,7 +132,9 @@ def parser():
     p.add_argument('--token', default=os.environ.get('OS_AUTH_TOKEN'),
                    help='Keystone token (default: $OS_AUTH_TOKEN)')
     p.add_argument('--rejects', default='rejects',
-                   help='folder for rejected rows (default: rejects)')
+                   help='folder of rejected rows: each run writes its own '
+                   'run=<UTC time>-<id> folder there, named in the '
+                   'summary (default: rejects)')
     p.add_argument('--master', help='Spark master (default: local[*])')
     p.add_argument('--partitions', type=int,
                    help='posting partitions (default: the input\'s)')
@@ -132,6 +152,20 @@ def parser():
     return p
 
 
+def schedule(spark, args, out=sys.stdout):
+    """Run the job of parsed ``args`` on ``spark``; the exit status."""
+    df = reading.read(spark, args.inputs, args.format, schemas.SCHEDULE_TEXT)
+    poster = zaqar_poster.Poster(
+        args.url, token=args.token, batch_size=args.batch_size,
+        max_post_bytes=args.max_post_bytes, retries=args.retries,
+        in_flight=args.in_flight)
+    rejects = run_folder(args.rejects)
+    summary = run(spark, df, poster, rejects, args.partitions, out,
+                  args.progress_interval, args.project)
+    report(summary, rejects, out)
+    return 1 if summary.rejected else 0
+
+
 def main(argv=None, out=sys.stdout):
     args = parser().parse_args(argv)
     if args.batch_size < 1 or args.max_post_bytes < 64 or \
@@ -139,22 +173,14 @@ def main(argv=None, out=sys.stdout):
         parser().error('--batch-size and --in-flight must be at least 1 '
                        'and --max-post-bytes at least 64')
     try:
-        fmt = args.format or reading.guess_format(args.inputs[0])
+        args.format = args.format or reading.guess_format(args.inputs[0])
     except ValueError as exc:
         parser().error(str(exc))
     spark = spark_session.spark(args.master, 'zaqar-delay-schedule')
     try:
-        df = reading.read(spark, args.inputs, fmt, schemas.SCHEDULE_TEXT)
-        poster = zaqar_poster.Poster(
-            args.url, token=args.token, batch_size=args.batch_size,
-            max_post_bytes=args.max_post_bytes, retries=args.retries,
-            in_flight=args.in_flight)
-        summary = run(spark, df, poster, args.rejects, args.partitions,
-                      out, args.progress_interval, args.project)
-        report(summary, args.rejects, out)
+        return schedule(spark, args, out)
     finally:
         spark.stop()
-    return 0
 
 
 if __name__ == '__main__':
