@@ -3,15 +3,19 @@
   zaqar-delay-schedule --url http://zaqar:8888 --project P \\
       --rejects rejects/ deliveries.parquet
 
-Input rows (Parquet, CSV with a header, or JSON lines) have ``queue``,
-``body``, optional ``ttl`` and ``project``, and either ``delay``
-(seconds) or ``deliver_at`` (ISO 8601 or UNIX seconds; converted to a
-delay when posted, a past time posting with delay 0); with neither, the
-queue's ``_default_message_delay`` applies. Rows that are invalid or
-that the server refuses go to ``<--rejects>/run=<UTC time>-<id>/``
-(JSON lines, with the reason), a folder of each run's own. Exit status:
-0, every row posted (or a duplicate); 1, some rows rejected; 2, a bad
-command line.
+Input columns (Parquet, CSV with a header, or JSON lines; matched by
+name, in any order): ``queue``, ``body``, optional ``ttl`` and
+``project``, and either ``delay`` (seconds) or ``deliver_at`` (ISO 8601
+or UNIX seconds; converted to a delay when posted, a past time posting
+with delay 0); with neither, the queue's ``_default_message_delay``
+applies. A missing ``queue`` or ``body`` column, or an unknown one,
+stops the job before it posts anything.
+
+Rows that are invalid or refused go to
+``<--rejects>/run=<UTC time>-<id>/`` (JSON lines, with the reason), a
+folder of each run's own. Exit status: 0, every row posted (or a
+duplicate); 1, some rows rejected; 2, a bad command line or input
+columns (nothing posted).
 
 Into a queue with ``_dedup_key``, rows already posted (by an earlier run
 of the job, or earlier in this one) are not posted again and are
@@ -26,6 +30,8 @@ import sys
 import threading
 import time
 import uuid
+
+from pyspark import errors as spark_errors
 
 from zaqar_delay.pipeline import reading
 from zaqar_delay.pipeline import schemas
@@ -56,11 +62,22 @@ def run_folder(rejects, now=None):
                              uuid.uuid4().hex[:6])
 
 
-def run(spark, df, poster, rejects_path, partitions=None, out=sys.stdout,
-        progress_interval=10.0, default_project=None):
-    """Validate and post ``df``; write the rejects to ``rejects_path``, a
-    folder that must not exist; returns a Summary."""
+def validate(df, rejects_path, default_project=None):
+    """``df``'s rows, validated (``transform.validate``); the invalid
+    ones are written to ``rejects_path``, a folder that must not exist.
+    This pass reads every row (Spark checks every CSV file's header), so
+    an unreadable input stops the job here, before anything is posted.
+    """
     validated = transform.validate(transform.as_text(df, default_project))
+    transform.rejects(validated).write.mode('errorifexists').json(
+        rejects_path)
+    return validated
+
+
+def post(spark, validated, poster, rejects_path, partitions=None,
+         out=sys.stdout, progress_interval=10.0):
+    """Post the valid rows of ``validate``; add the rows the poster
+    refuses to ``rejects_path``; returns a Summary."""
     valid = transform.to_post(validated)
     if partitions:
         valid = valid.repartition(partitions, 'project', 'queue')
@@ -84,11 +101,11 @@ def run(spark, df, poster, rejects_path, partitions=None, out=sys.stdout,
         done.set()
     seconds = time.monotonic() - start
 
-    server_rejects = spark.createDataFrame(
-        [r for r in results if r['status'] == 'refused'],
-        schemas.POST_RESULT).select(*schemas.REJECT.fieldNames())
-    bad = transform.rejects(validated).unionByName(server_rejects)
-    bad.write.mode('errorifexists').json(rejects_path)
+    refused = [r for r in results if r['status'] == 'refused']
+    if refused:
+        spark.createDataFrame(refused, schemas.POST_RESULT).select(
+            *schemas.REJECT.fieldNames()).write.mode('append').json(
+            rejects_path)
     rejected = spark.read.schema(schemas.REJECT).json(rejects_path).count()
 
     per_queue = collections.Counter()
@@ -120,8 +137,8 @@ def parser():
     p = argparse.ArgumentParser(
         prog='zaqar-delay-schedule', description=__doc__.splitlines()[0],
         epilog='Exit status: 0, every row posted (or a duplicate); 1, some '
-        'rows rejected (see the summary\'s folder); 2, a bad command '
-        'line.')
+        'rows rejected (see the summary\'s folder); 2, a bad command line '
+        'or input columns (nothing posted).')
     p.add_argument('inputs', nargs='+', help='input files or folders')
     p.add_argument('--format', choices=reading.FORMATS,
                    help='input format (default: from the extension)')
@@ -152,21 +169,43 @@ def parser():
     return p
 
 
-def schedule(spark, args, out=sys.stdout):
+def _remove(spark, path):
+    """Remove the folder ``path``, on the file system its URL names."""
+    jvm, context = spark.sparkContext._jvm, spark.sparkContext._jsc
+    folder = jvm.org.apache.hadoop.fs.Path(path)
+    folder.getFileSystem(context.hadoopConfiguration()).delete(folder, True)
+
+
+def schedule(spark, args, out=sys.stdout, err=sys.stderr):
     """Run the job of parsed ``args`` on ``spark``; the exit status."""
-    df = reading.read(spark, args.inputs, args.format, schemas.SCHEDULE_TEXT)
+    try:
+        df = reading.read(spark, args.inputs, args.format,
+                          schemas.SCHEDULE_TEXT, all_columns=True)
+        transform.check_columns(df.columns)
+    except (ValueError, spark_errors.AnalysisException) as exc:
+        err.write('zaqar-delay-schedule: %s\n' % str(exc).splitlines()[0])
+        return 2
     poster = zaqar_poster.Poster(
         args.url, token=args.token, batch_size=args.batch_size,
         max_post_bytes=args.max_post_bytes, retries=args.retries,
         in_flight=args.in_flight)
     rejects = run_folder(args.rejects)
-    summary = run(spark, df, poster, rejects, args.partitions, out,
-                  args.progress_interval, args.project)
+    try:
+        validated = validate(df, rejects, args.project)
+    except Exception as exc:
+        refused = reading.input_error(exc)
+        if refused is None:
+            raise
+        _remove(spark, rejects)     # what the aborted write left
+        err.write('zaqar-delay-schedule: %s (nothing posted)\n' % refused)
+        return 2
+    summary = post(spark, validated, poster, rejects, args.partitions, out,
+                   args.progress_interval)
     report(summary, rejects, out)
     return 1 if summary.rejected else 0
 
 
-def main(argv=None, out=sys.stdout):
+def main(argv=None, out=sys.stdout, err=sys.stderr):
     args = parser().parse_args(argv)
     if args.batch_size < 1 or args.max_post_bytes < 64 or \
             args.in_flight < 1:
@@ -178,7 +217,7 @@ def main(argv=None, out=sys.stdout):
         parser().error(str(exc))
     spark = spark_session.spark(args.master, 'zaqar-delay-schedule')
     try:
-        return schedule(spark, args, out)
+        return schedule(spark, args, out, err)
     finally:
         spark.stop()
 

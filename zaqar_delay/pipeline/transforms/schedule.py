@@ -11,6 +11,24 @@ NUMBER = r'^\s*-?[0-9]+(\.[0-9]+)?\s*$'
 _NESTED = (T.StructType, T.MapType, T.ArrayType)
 
 
+def check_columns(columns):
+    """Raise ValueError (one line) unless ``columns`` has every required
+    schedule column and no unknown one."""
+    missing = [c for c in schemas.SCHEDULE_REQUIRED if c not in columns]
+    unknown = [c for c in columns if c not in schemas.SCHEDULE_COLUMNS +
+               schemas.SCHEDULE_IGNORED]
+    problems = (['no %s column' % ' or '.join(missing)] if missing else []) \
+        + (['unknown column%s %s' % ('s' * (len(unknown) > 1),
+                                     ', '.join(map(repr, unknown)))]
+           if unknown else [])
+    if problems:
+        raise ValueError('the input has %s (the columns are %s; %s are '
+                         'required)' % (
+                             ' and '.join(problems),
+                             ', '.join(schemas.SCHEDULE_COLUMNS),
+                             ' and '.join(schemas.SCHEDULE_REQUIRED)))
+
+
 def as_text(df, default_project=None):
     """The schedule columns as text; missing optional ones are null and
     a missing project is ``default_project``."""
