@@ -1,6 +1,8 @@
 """``zaqar-delay-schedule``'s rules through the console command, on one
 real zaqar-server (``redis.delay``) for the class: CSV columns matched
-by header name, the exit status and each run's rejects."""
+by header name, the exit status and each run's rejects, and the queues
+the job makes delayed (no delayed row is ever posted to be claimed at
+once)."""
 
 import json
 import os
@@ -8,6 +10,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 from zaqarclient.queues import client
 
@@ -15,6 +18,10 @@ from tests.fixtures import zaqar_server
 
 DOC_ORDER = 'queue,body,ttl,delay,deliver_at,project'   # pipeline.rst's
 SHUFFLED = 'project,delay,body,queue,deliver_at,ttl'
+# Far beyond the time from the job's posts to its exit, however busy the
+# machine: a message that can be claimed right after the job was
+# posted without its delay.
+LONG = 600
 
 
 def _command(name):
@@ -92,3 +99,45 @@ class ScheduleRulesTest(zaqar_server.ServerTestCase):
             queue = self.client(project).queue('csvq')
             self.assertEqual(sorted(bodies, key=str), sorted(
                 (m.body for m in self.claim_all(queue)), key=str))
+
+    def test_a_queue_the_job_makes_is_delayed(self):
+        plain = self.client('tenant.a').queue('plain', force_create=True)
+        # Two files, two partitions: both look 'made' up and may make it
+        # at once.
+        soon = time.time() + 3600
+        paths = []
+        for n, rows in enumerate((
+                [{'queue': 'made', 'body': 'now', 'delay': 0},
+                 {'queue': 'made', 'body': 'later', 'delay': LONG},
+                 {'queue': 'made', 'body': 'by default'},
+                 {'queue': 'plain', 'body': 'plain now'}],
+                [{'queue': 'made', 'body': 'now 2', 'delay': 0},
+                 {'queue': 'made', 'body': 'at', 'deliver_at': soon},
+                 {'queue': 'plain', 'body': 'plain later',
+                  'delay': LONG}])):
+            paths.append(os.path.join(self.dir, 'in%d.jsonl' % n))
+            with open(paths[-1], 'w') as f:
+                f.writelines(json.dumps(row) + '\n' for row in rows)
+        out = self.schedule(*paths, '--project', 'tenant.a',
+                            '--queue-delay', str(LONG), status=1)
+        made = self.client('tenant.a').queue('made')
+        # Right away, only the rows posted with delay 0 can be claimed.
+        self.assertEqual(['now', 'now 2'],
+                         sorted(m.body for m in self.claim_all(made)))
+        self.assertEqual(['plain now'],
+                         [m.body for m in self.claim_all(plain)])
+        self.assertEqual(LONG, made.metadata(
+            force_reload=True)['_default_message_delay'])
+        self.assertIn('posted 6 messages', out)
+        self.assertIn('tenant.a/made: 5', out)
+        self.assertIn('tenant.a/plain: 1', out)
+        # The row delayed in a queue without a default delay is refused,
+        # and that queue is left as it was.
+        _, reasons = self.reasons(out)
+        self.assertEqual(
+            ['queue plain has no _default_message_delay, so Zaqar would '
+             'drop this message\'s delay (%d s) and deliver it at once: '
+             'set _default_message_delay on the queue (1 or more) and run '
+             'the job again' % LONG], reasons)
+        self.assertFalse(plain.metadata(force_reload=True).get(
+            '_default_message_delay'))

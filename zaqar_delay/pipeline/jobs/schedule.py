@@ -11,10 +11,12 @@ with delay 0); with neither, the queue's ``_default_message_delay``
 applies. A missing ``queue`` or ``body`` column, or an unknown one,
 stops the job before it posts anything.
 
-Rows that are invalid or refused go to
-``<--rejects>/run=<UTC time>-<id>/`` (JSON lines, with the reason), a
-folder of each run's own. Exit status: 0, every row posted (or a
-duplicate); 1, some rows rejected; 2, a bad command line or input
+A queue that does not exist is created with ``_default_message_delay``
+= ``--queue-delay``; a delayed row for an existing queue without one is
+rejected (Zaqar would deliver it at once). Rows that are invalid or
+refused go to ``<--rejects>/run=<UTC time>-<id>/`` (JSON lines, with the
+reason), a folder of each run's own. Exit status: 0, every row posted
+(or a duplicate); 1, some rows rejected; 2, a bad command line or input
 columns (nothing posted).
 
 Into a queue with ``_dedup_key``, rows already posted (by an earlier run
@@ -152,6 +154,10 @@ def parser():
                    help='folder of rejected rows: each run writes its own '
                    'run=<UTC time>-<id> folder there, named in the '
                    'summary (default: rejects)')
+    p.add_argument('--queue-delay', type=int, default=1, metavar='SECONDS',
+                   help='_default_message_delay of each queue the job '
+                   'creates (default 1; rows without a delay of their own '
+                   'get it); an existing queue is never changed')
     p.add_argument('--master', help='Spark master (default: local[*])')
     p.add_argument('--partitions', type=int,
                    help='posting partitions (default: the input\'s)')
@@ -188,7 +194,7 @@ def schedule(spark, args, out=sys.stdout, err=sys.stderr):
     poster = zaqar_poster.Poster(
         args.url, token=args.token, batch_size=args.batch_size,
         max_post_bytes=args.max_post_bytes, retries=args.retries,
-        in_flight=args.in_flight)
+        in_flight=args.in_flight, queue_delay=args.queue_delay)
     rejects = run_folder(args.rejects)
     try:
         validated = validate(df, rejects, args.project)
@@ -208,9 +214,9 @@ def schedule(spark, args, out=sys.stdout, err=sys.stderr):
 def main(argv=None, out=sys.stdout, err=sys.stderr):
     args = parser().parse_args(argv)
     if args.batch_size < 1 or args.max_post_bytes < 64 or \
-            args.in_flight < 1:
-        parser().error('--batch-size and --in-flight must be at least 1 '
-                       'and --max-post-bytes at least 64')
+            args.in_flight < 1 or args.queue_delay < 1:
+        parser().error('--batch-size, --in-flight and --queue-delay must '
+                       'be at least 1 and --max-post-bytes at least 64')
     try:
         args.format = args.format or reading.guess_format(args.inputs[0])
     except ValueError as exc:
