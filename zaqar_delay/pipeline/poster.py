@@ -1,6 +1,11 @@
 """Posting a partition's rows through Zaqar's HTTP API (runs on the
 Spark executors; needs only the standard library).
 
+Before its first post into a queue, a partition makes the queue a
+delayed queue (``--queue-delay``) if it does not exist, else reads its
+metadata, once; a row that would be delayed in a queue without
+``_default_message_delay`` is refused, never posted (``queues``).
+
 Rows are cut in order into batches of one project and queue that stay
 within the server's per-post limits (``--batch-size`` messages and
 ``--max-post-bytes``, Zaqar's ``max_messages_post_size``). Up to
@@ -31,9 +36,9 @@ import time
 import uuid
 
 from zaqar_delay.pipeline import connection
+from zaqar_delay.pipeline import queues
 
 TRANSIENT = {429, 500, 502, 503, 504}
-DEDUP_KEY = '_dedup_key'
 IDS_PER_GET = 20    # Zaqar's largest page: ids of one bulk GET
 OLDER = 2           # seconds of age past the post: posted before it
 
@@ -53,24 +58,15 @@ def body_of(text):
         return text
 
 
-def _reason(resp):
-    try:
-        detail = resp.json()
-        text = detail.get('description') or detail.get('title')
-    except ValueError:
-        text = resp.text.strip()
-    return 'refused by the server (%d): %s' % (
-        resp.status_code, text or resp.reason)
-
-
 class Poster:
     """Posts rows of one partition; picklable, so Spark ships it."""
 
     def __init__(self, url, token=None, batch_size=20,
                  max_post_bytes=262144, retries=5, backoff=0.5,
                  timeout=30.0, clock=time.time, sleep=time.sleep,
-                 in_flight=4):
+                 in_flight=4, queue_delay=1):
         self.url = url.rstrip('/')
+        self.queue_delay = queue_delay
         self.in_flight = in_flight
         self.token = token
         self.batch_size = batch_size
@@ -102,38 +98,38 @@ class Poster:
                                             self.clock()))
         return msg
 
-    def _send(self, session, project, queue, messages):
-        """One POST of messages (their JSON texts), retried while the
-        failure is transient: the reply, or the text of the last
-        failure."""
-        path = '/v2/queues/%s/messages' % queue
-        payload = '{"messages": [%s]}' % ', '.join(messages)
+    def _request(self, session, project, method, path, payload=None):
+        """One request, retried while the failure is transient: the
+        reply, or the text of the last failure."""
         failure = None
         for attempt in range(self.retries + 1):
             if attempt:
                 self.sleep(self.backoff * 2 ** (attempt - 1))
             try:
-                resp = session.request('POST', path, payload,
+                resp = session.request(method, path, payload,
                                        self._headers(project))
             except connection.Failure as exc:
-                failure = 'could not post: %s' % exc.kind
+                failure = 'no reply: %s' % exc.kind
                 continue
             if resp.status_code not in TRANSIENT:
                 return resp
-            failure = _reason(resp)
+            failure = queues.reason(resp)
         return 'gave up after %d attempts: %s' % (self.retries + 1, failure)
 
-    def _deduplicating(self, session, project, queue):
-        """Whether the queue has ``_dedup_key`` (read once)."""
-        if (project, queue) not in self._dedup:
-            try:
-                resp = session.request('GET', '/v2/queues/%s' % queue,
-                                       headers=self._headers(project))
-                found = resp.ok and DEDUP_KEY in resp.json()
-            except (connection.Failure, ValueError):
-                found = False
-            self._dedup[(project, queue)] = found
-        return self._dedup[(project, queue)]
+    def _send(self, session, project, queue, messages):
+        """One POST of messages (their JSON texts), as ``_request``."""
+        return self._request(session, project, 'POST',
+                             '/v2/queues/%s/messages' % queue,
+                             '{"messages": [%s]}' % ', '.join(messages))
+
+    def _queue(self, session, project, queue):
+        """The queue's :class:`queues.Queue`, looked up (or made) once."""
+        if (project, queue) not in self._queues:
+            self._queues[(project, queue)] = queues.look_up(
+                lambda method, path, body=None: self._request(
+                    session, project, method, path, body),
+                queue, self.queue_delay)
+        return self._queues[(project, queue)]
 
     def _duplicates(self, session, project, queue, resp, started):
         """How many of a post's answers are messages posted before it."""
@@ -170,14 +166,14 @@ class Poster:
         started = self.clock()
         resp = self._send(session, project, queue, [m for _, m, _ in batch])
         if not isinstance(resp, str) and 200 <= resp.status_code < 300:
-            duplicates = self._deduplicating(session, project, queue) and \
+            duplicates = self._queues[(project, queue)].dedup and \
                 self._duplicates(session, project, queue, resp, started)
             if duplicates:
                 yield _posted(project, queue, duplicates, 'duplicate')
             if len(batch) > duplicates:
                 yield _posted(project, queue, len(batch) - duplicates)
         elif isinstance(resp, str) or len(batch) == 1:
-            reason = resp if isinstance(resp, str) else _reason(resp)
+            reason = queues.reason(resp)
             for row, _, _ in batch:
                 yield _refused(row, reason)
         else:
@@ -188,9 +184,10 @@ class Poster:
         """Post an iterator of rows; yields result rows (see
         :data:`schemas.POST_RESULT`), up to ``in_flight`` posts at once."""
         self.client_id = str(uuid.uuid4())
-        self._dedup, self._answered = {}, set()
+        self._queues, self._answered = {}, set()
         self._lock = threading.Lock()
-        local, sessions = threading.local(), []
+        local = threading.local()
+        sessions = [connection.Connection(self.url, self.timeout)]
 
         def post(batch):
             if not hasattr(local, 'session'):
@@ -203,7 +200,7 @@ class Poster:
         sent = collections.deque()
         with futures.ThreadPoolExecutor(max(1, self.in_flight)) as pool:
             try:
-                for item in self._batches(rows):
+                for item in self._batches(rows, sessions[0]):
                     if isinstance(item, dict):      # a refused row
                         yield item
                         continue
@@ -219,13 +216,21 @@ class Poster:
         for session in sessions:
             session.close()
 
-    def _batches(self, rows):
+    def _batches(self, rows, session):
         """Batches of (row, message's JSON, size), in input order, and
-        the result rows of messages too large to post."""
+        the result rows of messages refused before posting: too large,
+        or not to be posted into their queue (looked up on
+        ``session``)."""
         batch, size = [], 0
         for row in rows:
             row = row.asDict() if hasattr(row, 'asDict') else row
-            msg = json.dumps(self.message(row))
+            message = self.message(row)
+            refused = queues.refusal(row['queue'], self._queue(
+                session, row['project'], row['queue']), message.get('delay'))
+            if refused:
+                yield _refused(row, refused)
+                continue
+            msg = json.dumps(message)
             msg_size = len(msg) + SEPARATOR
             if ENVELOPE + msg_size > self.max_post_bytes:
                 yield _refused(row, 'message is larger than the server '

@@ -2,11 +2,16 @@
 
 from pyspark.sql import types as T
 
-#: Columns a schedule input may have. CSV and JSON lines are read with
-#: every column as text (a JSON body object or array arrives as its JSON
+#: Columns a schedule input may have, matched by name (in any order),
+#: and those it must have. CSV and JSON lines are read with every
+#: column as text (a JSON body object or array arrives as its JSON
 #: text), so that a bad value is rejected with a reason, not nulled.
 SCHEDULE_COLUMNS = ('project', 'queue', 'body', 'ttl', 'delay',
                     'deliver_at')
+SCHEDULE_REQUIRED = ('queue', 'body')
+#: Columns a schedule input may have that the job ignores: a run's
+#: rejects (``REJECT``) are an input, to post them again.
+SCHEDULE_IGNORED = ('reason',)
 
 SCHEDULE_TEXT = T.StructType([T.StructField(name, T.StringType())
                               for name in SCHEDULE_COLUMNS])

@@ -46,12 +46,12 @@ class PipelineEndToEndTest(testtools.TestCase):
             'auth_opts': {'backend': 'noauth',
                           'options': {'os_project_id': 'p1'}}})
 
-    def run_command(self, *argv):
+    def run_command(self, *argv, status=0):
         if self.master and argv[0] in JOBS:
             argv += ('--master', self.master)
         proc = subprocess.run([_command(argv[0])] + list(argv[1:]),
                               capture_output=True, text=True, timeout=300)
-        self.assertEqual(0, proc.returncode, proc.stderr[-3000:])
+        self.assertEqual(status, proc.returncode, proc.stderr[-3000:])
         return proc.stdout
 
     def write_input(self, rows):
@@ -94,16 +94,17 @@ class PipelineEndToEndTest(testtools.TestCase):
         out = self.run_command(
             'zaqar-delay-schedule', path, '--url', self.stack.url,
             '--project', 'p1', '--rejects', rejects, '--batch-size', '7',
-            '--partitions', '3')
+            '--partitions', '3', status=1)      # 1: rows were rejected
         posted_at = time.time()
         self.assertIn('posted 81 messages', out)
-        self.assertIn('rejected 3', out)
+        self.assertIn('rejected 3 (see %s/run=' % rejects, out)
+        (run,) = os.listdir(rejects)
         self.assertIn('p1/reminders: 55', out)
         self.assertIn('p1/retries: 26', out)
         reasons = sorted(json.loads(line)['reason']
-                         for name in os.listdir(rejects)
+                         for name in os.listdir(os.path.join(rejects, run))
                          if name.endswith('.json')
-                         for line in open(os.path.join(rejects, name)))
+                         for line in open(os.path.join(rejects, run, name)))
         self.assertEqual(3, len(reasons))
         self.assertIn('give delay or deliver_at, not both', reasons)
         self.assertTrue(any('queue name must be' in r for r in reasons))

@@ -1,52 +1,21 @@
 """The poster against a scripted HTTP server on loopback."""
 
-import http.server
 import json
-import socket
 import threading
 
 import testtools
 
+from tests.unit.pipeline import zaqar_stub
 from zaqar_delay.pipeline import poster as zaqar_poster
-
-
-class Script(http.server.BaseHTTPRequestHandler):
-    protocol_version = 'HTTP/1.1'
-
-    def setup(self):
-        super().setup()
-        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-
-    def do_POST(self):
-        length = int(self.headers['Content-Length'])
-        messages = json.loads(self.rfile.read(length))['messages']
-        self.server.seen.append((self.path, self.headers['X-Project-ID'],
-                                 messages))
-        self.reply(*self.server.answer(messages))
-
-    def do_GET(self):
-        self.reply(*self.server.get(self.path))
-
-    def reply(self, status, reply):
-        data = json.dumps(reply).encode()
-        # One send, so that kept-alive connections do not stall.
-        self.wfile.write(b'HTTP/1.1 %d X\r\nContent-Type: application/json'
-                         b'\r\nContent-Length: %d\r\n\r\n%s' % (
-                             status, len(data), data))
-
-    def log_message(self, *args):
-        pass
 
 
 class PosterTest(testtools.TestCase):
 
-    def serve(self, answer, get=lambda path: (404, {})):
-        server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), Script)
-        server.seen, server.answer, server.get = [], answer, get
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        self.addCleanup(server.shutdown)
-        self.seen = server.seen
-        return 'http://127.0.0.1:%d' % server.server_address[1]
+    def serve(self, answer, get=lambda path: (404, {}),
+              put=lambda path, body: (201, {})):
+        server = zaqar_stub.serve(self, answer, get, put)
+        self.seen, self.requests = server.seen, server.requests
+        return server.url
 
     def rows(self, n, queue='q1', project='p1', **fields):
         base = {'project': project, 'queue': queue, 'ttl': 600,
@@ -161,7 +130,7 @@ class PosterTest(testtools.TestCase):
             return 200, {'messages': [{'id': i, 'age': ages[i]}
                                       for i in ids]}
 
-        url = self.serve(answer, get)
+        url = self.serve(answer, get, put=lambda path, body: (204, {}))
         rows = self.rows(3) + [dict(self.rows(1)[0], body='{"n": 1}')]
         results = list(zaqar_poster.Poster(url)(rows))
         counts = {r['status']: r['count'] for r in results}
@@ -170,8 +139,102 @@ class PosterTest(testtools.TestCase):
     def test_a_queue_without_dedup_key_reads_nothing_back(self):
         gets = []
         url = self.serve(lambda msgs: (201, {'resources': ['/x/a', '/x/a']}),
-                         lambda path: gets.append(path) or (200, {}))
+                         lambda path: gets.append(path) or (200, {}),
+                         lambda path, body: (204, {}))
         results = list(zaqar_poster.Poster(url)(self.rows(2)))
         self.assertEqual(['/v2/queues/q1'], gets)
         self.assertEqual([('posted', 2)],
                          [(r['status'], r['count']) for r in results])
+
+    def test_a_missing_queue_is_made_a_delayed_queue_once(self):
+        url = self.serve(lambda msgs: (201, {'resources': []}))
+        poster = zaqar_poster.Poster(url, batch_size=2, in_flight=4,
+                                     queue_delay=7)
+        results = list(poster(self.rows(5, delay=30) + self.rows(1)))
+        # One PUT, before the first post; then 3 posts.
+        self.assertEqual(
+            [('PUT', '/v2/queues/q1', 'p1', {'_default_message_delay': 7})],
+            self.requests[:1])
+        self.assertEqual(['POST'] * 3, [r[0] for r in self.requests[1:]])
+        self.assertEqual([30] * 5 + [None], sorted(
+            (m.get('delay') for _, _, batch in self.seen for m in batch),
+            key=lambda delay: delay is None))
+        self.assertEqual(6, sum(r['count'] for r in results
+                                if r['status'] == 'posted'))
+
+    def test_no_delayed_row_goes_into_a_queue_without_a_default(self):
+        # The queue is there (the PUT changes nothing), without a default.
+        url = self.serve(lambda msgs: (201, {'resources': []}),
+                         lambda path: (200, {'_default_message_delay': 0}),
+                         lambda path, body: (204, {}))
+        poster = zaqar_poster.Poster(url, clock=lambda: 1000.0)
+        rows = (self.rows(1, delay=30) + self.rows(1, deliver_at=1060.0) +
+                self.rows(1) + self.rows(1, delay=0) +
+                self.rows(1, deliver_at=900.0))
+        results = list(poster(rows))
+        refused = [r for r in results if r['status'] == 'refused']
+        self.assertEqual(['30', None], [r['delay'] for r in refused])
+        for r in refused:
+            self.assertEqual(
+                'queue q1 has no _default_message_delay, so Zaqar would '
+                'drop this message\'s delay (%d s) and deliver it at once: '
+                'set _default_message_delay on the queue (1 or more) and '
+                'run the job again' % (30 if r['delay'] else 60),
+                r['reason'])
+        # The others are posted now; the queue's metadata is not touched.
+        self.assertEqual([None, 0, 0], [m.get('delay') for _, _, batch
+                                        in self.seen for m in batch])
+        self.assertEqual(['PUT', 'GET', 'POST'],
+                         [r[0] for r in self.requests])
+
+    def test_a_queue_made_meanwhile_without_a_default_takes_no_delay(self):
+        # The PUT answers 204: someone else made the queue, without a
+        # default delay.
+        url = self.serve(lambda msgs: (201, {'resources': []}),
+                         lambda path: (200, {'_default_message_delay': None}),
+                         lambda path, body: (204, {}))
+        results = list(zaqar_poster.Poster(url)(
+            self.rows(1, delay=5) + self.rows(1)))
+        self.assertEqual(['PUT', 'GET', 'POST'],
+                         [r[0] for r in self.requests])
+        self.assertEqual(['refused', 'posted'],
+                         [r['status'] for r in results])
+        self.assertIn('has no _default_message_delay', results[0]['reason'])
+
+    def test_a_queue_made_meanwhile_as_a_delayed_one_is_posted_into(self):
+        # Another partition of the job made it first.
+        url = self.serve(lambda msgs: (201, {'resources': []}),
+                         lambda path: (200, {'_default_message_delay': 1}),
+                         lambda path, body: (204, {}))
+        results = list(zaqar_poster.Poster(url)(self.rows(2, delay=5)))
+        self.assertEqual([('posted', 2)],
+                         [(r['status'], r['count']) for r in results])
+
+    def test_rows_of_a_queue_that_cannot_be_made_are_refused(self):
+        url = self.serve(
+            lambda msgs: (201, {'resources': []}),
+            put=lambda path, body: (400, {
+                'title': 'Invalid API request',
+                'description': 'The TTL can not exceed 10 seconds'}))
+        results = list(zaqar_poster.Poster(url, queue_delay=30)(
+            self.rows(2)))
+        self.assertEqual([], self.seen)
+        self.assertEqual(
+            ['could not create queue q1: refused by the server (400): The '
+             'TTL can not exceed 10 seconds'] * 2,
+            [r['reason'] for r in results])
+
+    def test_rows_of_a_queue_that_cannot_be_read_are_refused(self):
+        url = self.serve(lambda msgs: (201, {'resources': []}),
+                         lambda path: (503, {'title': 'busy'}),
+                         lambda path, body: (204, {}))
+        results = list(zaqar_poster.Poster(url, retries=1,
+                                           sleep=lambda s: None)(
+            self.rows(2)))
+        self.assertEqual([], self.seen)
+        self.assertEqual(['PUT', 'GET', 'GET'],
+                         [r[0] for r in self.requests])
+        self.assertEqual(
+            ['could not read queue q1: gave up after 2 attempts: refused '
+             'by the server (503): busy'] * 2,
+            [r['reason'] for r in results])

@@ -3,13 +3,21 @@
   zaqar-delay-schedule --url http://zaqar:8888 --project P \\
       --rejects rejects/ deliveries.parquet
 
-Input rows (Parquet, CSV with a header, or JSON lines) have ``queue``,
-``body``, optional ``ttl`` and ``project``, and either ``delay``
-(seconds) or ``deliver_at`` (ISO 8601 or UNIX seconds; converted to a
-delay when posted, a past time posting with delay 0); with neither, the
-queue's ``_default_message_delay`` applies. Rows that are invalid or
-that the server refuses are written to ``--rejects`` (JSON lines) with
-the reason. Every partition posts through one HTTP session.
+Input columns (Parquet, CSV with a header, or JSON lines; matched by
+name, in any order): ``queue``, ``body``, optional ``ttl`` and
+``project``, and either ``delay`` (seconds) or ``deliver_at`` (ISO 8601
+or UNIX seconds; converted to a delay when posted, a past time posting
+with delay 0); with neither, the queue's ``_default_message_delay``
+applies. A missing ``queue`` or ``body`` column, or an unknown one,
+stops the job before it posts anything.
+
+A queue that does not exist is created with ``_default_message_delay``
+= ``--queue-delay``; a delayed row for an existing queue without one is
+rejected (Zaqar would deliver it at once). Rows that are invalid or
+refused go to ``<--rejects>/run=<UTC time>-<id>/`` (JSON lines, with the
+reason), a folder of each run's own. Exit status: 0, every row posted
+(or a duplicate); 1, some rows rejected; 2, a bad command line or input
+columns (nothing posted).
 
 Into a queue with ``_dedup_key``, rows already posted (by an earlier run
 of the job, or earlier in this one) are not posted again and are
@@ -18,10 +26,14 @@ counted as duplicates: a job that died can simply be run again.
 
 import argparse
 import collections
+import datetime
 import os
 import sys
 import threading
 import time
+import uuid
+
+from pyspark import errors as spark_errors
 
 from zaqar_delay.pipeline import reading
 from zaqar_delay.pipeline import schemas
@@ -42,10 +54,32 @@ def _progress(counts, done, out, interval):
         out.flush()
 
 
-def run(spark, df, poster, rejects_path, partitions=None, out=sys.stdout,
-        progress_interval=10.0, default_project=None):
-    """Validate and post ``df``; write rejects; returns a Summary."""
+def run_folder(rejects, now=None):
+    """This run's folder of rejects under ``rejects``:
+    ``run=<UTC time>-<6 hex digits>`` (names sort by time)."""
+    now = datetime.datetime.now(datetime.timezone.utc) if now is None \
+        else now
+    return '%s/run=%s-%s' % (rejects.rstrip('/'),
+                             now.strftime('%Y%m%dT%H%M%SZ'),
+                             uuid.uuid4().hex[:6])
+
+
+def validate(df, rejects_path, default_project=None):
+    """``df``'s rows, validated (``transform.validate``); the invalid
+    ones are written to ``rejects_path``, a folder that must not exist.
+    This pass reads every row (Spark checks every CSV file's header), so
+    an unreadable input stops the job here, before anything is posted.
+    """
     validated = transform.validate(transform.as_text(df, default_project))
+    transform.rejects(validated).write.mode('errorifexists').json(
+        rejects_path)
+    return validated
+
+
+def post(spark, validated, poster, rejects_path, partitions=None,
+         out=sys.stdout, progress_interval=10.0):
+    """Post the valid rows of ``validate``; add the rows the poster
+    refuses to ``rejects_path``; returns a Summary."""
     valid = transform.to_post(validated)
     if partitions:
         valid = valid.repartition(partitions, 'project', 'queue')
@@ -69,11 +103,11 @@ def run(spark, df, poster, rejects_path, partitions=None, out=sys.stdout,
         done.set()
     seconds = time.monotonic() - start
 
-    server_rejects = spark.createDataFrame(
-        [r for r in results if r['status'] == 'refused'],
-        schemas.POST_RESULT).select(*schemas.REJECT.fieldNames())
-    bad = transform.rejects(validated).unionByName(server_rejects)
-    bad.write.mode('overwrite').json(rejects_path)
+    refused = [r for r in results if r['status'] == 'refused']
+    if refused:
+        spark.createDataFrame(refused, schemas.POST_RESULT).select(
+            *schemas.REJECT.fieldNames()).write.mode('append').json(
+            rejects_path)
     rejected = spark.read.schema(schemas.REJECT).json(rejects_path).count()
 
     per_queue = collections.Counter()
@@ -102,8 +136,11 @@ def report(summary, rejects_path, out):
 
 
 def parser():
-    p = argparse.ArgumentParser(prog='zaqar-delay-schedule',
-                                description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(
+        prog='zaqar-delay-schedule', description=__doc__.splitlines()[0],
+        epilog='Exit status: 0, every row posted (or a duplicate); 1, some '
+        'rows rejected (see the summary\'s folder); 2, a bad command line '
+        'or input columns (nothing posted).')
     p.add_argument('inputs', nargs='+', help='input files or folders')
     p.add_argument('--format', choices=reading.FORMATS,
                    help='input format (default: from the extension)')
@@ -114,7 +151,13 @@ def parser():
     p.add_argument('--token', default=os.environ.get('OS_AUTH_TOKEN'),
                    help='Keystone token (default: $OS_AUTH_TOKEN)')
     p.add_argument('--rejects', default='rejects',
-                   help='folder for rejected rows (default: rejects)')
+                   help='folder of rejected rows: each run writes its own '
+                   'run=<UTC time>-<id> folder there, named in the '
+                   'summary (default: rejects)')
+    p.add_argument('--queue-delay', type=int, default=1, metavar='SECONDS',
+                   help='_default_message_delay of each queue the job '
+                   'creates (default 1; rows without a delay of their own '
+                   'get it); an existing queue is never changed')
     p.add_argument('--master', help='Spark master (default: local[*])')
     p.add_argument('--partitions', type=int,
                    help='posting partitions (default: the input\'s)')
@@ -132,29 +175,57 @@ def parser():
     return p
 
 
-def main(argv=None, out=sys.stdout):
+def _remove(spark, path):
+    """Remove the folder ``path``, on the file system its URL names."""
+    jvm, context = spark.sparkContext._jvm, spark.sparkContext._jsc
+    folder = jvm.org.apache.hadoop.fs.Path(path)
+    folder.getFileSystem(context.hadoopConfiguration()).delete(folder, True)
+
+
+def schedule(spark, args, out=sys.stdout, err=sys.stderr):
+    """Run the job of parsed ``args`` on ``spark``; the exit status."""
+    try:
+        df = reading.read(spark, args.inputs, args.format,
+                          schemas.SCHEDULE_TEXT, all_columns=True)
+        transform.check_columns(df.columns)
+    except (ValueError, spark_errors.AnalysisException) as exc:
+        err.write('zaqar-delay-schedule: %s\n' % str(exc).splitlines()[0])
+        return 2
+    poster = zaqar_poster.Poster(
+        args.url, token=args.token, batch_size=args.batch_size,
+        max_post_bytes=args.max_post_bytes, retries=args.retries,
+        in_flight=args.in_flight, queue_delay=args.queue_delay)
+    rejects = run_folder(args.rejects)
+    try:
+        validated = validate(df, rejects, args.project)
+    except Exception as exc:
+        refused = reading.input_error(exc)
+        if refused is None:
+            raise
+        _remove(spark, rejects)     # what the aborted write left
+        err.write('zaqar-delay-schedule: %s (nothing posted)\n' % refused)
+        return 2
+    summary = post(spark, validated, poster, rejects, args.partitions, out,
+                   args.progress_interval)
+    report(summary, rejects, out)
+    return 1 if summary.rejected else 0
+
+
+def main(argv=None, out=sys.stdout, err=sys.stderr):
     args = parser().parse_args(argv)
     if args.batch_size < 1 or args.max_post_bytes < 64 or \
-            args.in_flight < 1:
-        parser().error('--batch-size and --in-flight must be at least 1 '
-                       'and --max-post-bytes at least 64')
+            args.in_flight < 1 or args.queue_delay < 1:
+        parser().error('--batch-size, --in-flight and --queue-delay must '
+                       'be at least 1 and --max-post-bytes at least 64')
     try:
-        fmt = args.format or reading.guess_format(args.inputs[0])
+        args.format = args.format or reading.guess_format(args.inputs[0])
     except ValueError as exc:
         parser().error(str(exc))
     spark = spark_session.spark(args.master, 'zaqar-delay-schedule')
     try:
-        df = reading.read(spark, args.inputs, fmt, schemas.SCHEDULE_TEXT)
-        poster = zaqar_poster.Poster(
-            args.url, token=args.token, batch_size=args.batch_size,
-            max_post_bytes=args.max_post_bytes, retries=args.retries,
-            in_flight=args.in_flight)
-        summary = run(spark, df, poster, args.rejects, args.partitions,
-                      out, args.progress_interval, args.project)
-        report(summary, args.rejects, out)
+        return schedule(spark, args, out, err)
     finally:
         spark.stop()
-    return 0
 
 
 if __name__ == '__main__':

@@ -5,10 +5,28 @@ from pyspark.sql import types as T
 
 from zaqar_delay.pipeline import schemas
 
-QUEUE_NAME = r'^[a-zA-Z0-9_-]{1,64}$'
+QUEUE_NAME = r'^[a-zA-Z0-9_.-]{1,64}$'    # Zaqar's, dots and all
 WHOLE = r'^\s*[0-9]{1,10}\s*$'          # seconds, fits a 64-bit long
 NUMBER = r'^\s*-?[0-9]+(\.[0-9]+)?\s*$'
 _NESTED = (T.StructType, T.MapType, T.ArrayType)
+
+
+def check_columns(columns):
+    """Raise ValueError (one line) unless ``columns`` has every required
+    schedule column and no unknown one."""
+    missing = [c for c in schemas.SCHEDULE_REQUIRED if c not in columns]
+    unknown = [c for c in columns if c not in schemas.SCHEDULE_COLUMNS +
+               schemas.SCHEDULE_IGNORED]
+    problems = (['no %s column' % ' or '.join(missing)] if missing else []) \
+        + (['unknown column%s %s' % ('s' * (len(unknown) > 1),
+                                     ', '.join(map(repr, unknown)))]
+           if unknown else [])
+    if problems:
+        raise ValueError('the input has %s (the columns are %s; %s are '
+                         'required)' % (
+                             ' and '.join(problems),
+                             ', '.join(schemas.SCHEDULE_COLUMNS),
+                             ' and '.join(schemas.SCHEDULE_REQUIRED)))
 
 
 def as_text(df, default_project=None):
@@ -37,7 +55,7 @@ def _reason(df):
     checks = [
         (queue.isNull() | (F.trim(queue) == ''), 'queue is missing'),
         (~queue.rlike(QUEUE_NAME), 'queue name must be 1 to 64 letters, '
-         'digits, hyphens or underscores'),
+         'digits, dots, hyphens or underscores'),
         (body.isNull(), 'body is missing'),
         (ttl.isNotNull() & ~ttl.rlike(WHOLE),
          'ttl must be a whole number of seconds'),

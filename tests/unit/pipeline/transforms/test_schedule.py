@@ -1,6 +1,7 @@
 import datetime
 
 from pyspark.sql import types as T
+import testtools
 
 from tests.unit.pipeline import base
 from zaqar_delay.pipeline import schemas
@@ -20,14 +21,15 @@ class ValidateTest(base.SparkTestCase):
         return [r['reason'] for r in df.collect()]
 
     def test_valid_rows_have_no_reason(self):
-        self.assertEqual([None] * 5, self.reasons(
+        self.assertEqual([None] * 6, self.reasons(
             row(), row(delay='30'), row(deliver_at='2026-11-22T09:00:00Z'),
-            row(deliver_at='1795334870'), row(ttl=None)))
+            row(deliver_at='1795334870'), row(ttl=None),
+            row(queue='tenant.a.q-1_x', project='tenant.a')))
 
     def test_each_bad_value_is_named(self):
         self.assertEqual([
             'queue is missing',
-            'queue name must be 1 to 64 letters, digits, hyphens or '
+            'queue name must be 1 to 64 letters, digits, dots, hyphens or '
             'underscores',
             'body is missing',
             'ttl must be a whole number of seconds',
@@ -80,3 +82,27 @@ class ToPostTest(base.SparkTestCase):
         (r,) = df.collect()
         self.assertEqual(('{"user":"u1"}', 600, None, at.timestamp()),
                          (r['body'], r['ttl'], r['delay'], r['deliver_at']))
+
+
+class CheckColumnsTest(testtools.TestCase):
+
+    def test_the_columns_in_any_order(self):
+        transform.check_columns(['body', 'queue'])
+        transform.check_columns(['deliver_at', 'project', 'delay', 'ttl',
+                                 'body', 'queue'])
+        transform.check_columns(['queue', 'body', 'reason'])    # a reject
+
+    def test_a_missing_or_unknown_column_is_one_line(self):
+        tail = (' (the columns are project, queue, body, ttl, delay, '
+                'deliver_at; queue and body are required)')
+        for columns, problem in (
+                (['queue'], 'no body column'),
+                (['ttl'], 'no queue or body column'),
+                (['queue', 'body', 'projet'], "unknown column 'projet'"),
+                (['queue', 'body', '_c1', 'Delay'],
+                 "unknown columns '_c1', 'Delay'"),
+                (['body', 'dealy'], "no queue column and unknown column "
+                 "'dealy'")):
+            exc = self.assertRaises(ValueError, transform.check_columns,
+                                    columns)
+            self.assertEqual('the input has ' + problem + tail, str(exc))
