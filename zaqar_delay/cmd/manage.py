@@ -60,6 +60,8 @@ from zaqar.conf import drivers_message_store_swift as swift_opts
 
 from zaqar_delay.cmd import dispatcher as dispatcher_cmd
 from zaqar_delay.cmd import export as export_cmd
+from zaqar_delay.cmd import failure
+from zaqar_delay.cmd import reach
 from zaqar_delay.history import events as history_events
 from zaqar_delay.history import replay as history_replay
 from zaqar_delay import opts
@@ -163,16 +165,20 @@ def _migrate(args, out):
     return 0
 
 
-def _pushes(args, out):
+def _pusher(args):
+    """The dispatcher of the config files' store (``build``)."""
     conf = cfg.ConfigOpts()
     logging.register_options(conf)     # drivers read [DEFAULT] debug
     opts.register_opts(conf)
     conf(args=[], project='zaqar', default_config_files=args.config_file)
-    pusher = dispatcher_cmd.build(conf)
+    return dispatcher_cmd.build(conf)
+
+
+def _pushes(args, out):
+    pusher = _pusher(args)
     if not hasattr(pusher, 'store'):
-        sys.stderr.write('zaqar-delay-manage pushes: give the zaqar.conf '
-                         'of one pool\'s store (pooling = False)\n')
-        return 2
+        raise failure.UsageFailure('pushes: give the zaqar.conf of one '
+                                   'pool\'s store (pooling = False)')
     if args.action == 'pending':
         records = pusher.store.pending(args.limit)
         for record in records:
@@ -198,15 +204,10 @@ def _pushes(args, out):
 
 
 def _schedules(args, out):
-    conf = cfg.ConfigOpts()
-    logging.register_options(conf)
-    opts.register_opts(conf)
-    conf(args=[], project='zaqar', default_config_files=args.config_file)
-    pusher = dispatcher_cmd.build(conf)
+    pusher = _pusher(args)
     if getattr(pusher, 'ticker', None) is None:
-        sys.stderr.write('zaqar-delay-manage schedules: give the zaqar.conf '
-                         'of one store that keeps schedules\n')
-        return 2
+        raise failure.UsageFailure('schedules: give the zaqar.conf of one '
+                                   'store that keeps schedules')
     count = listing.write(pusher.ticker, out, args.queue, args.project,
                           args.limit)
     sys.stderr.write('%d schedules\n' % count)
@@ -347,16 +348,34 @@ def parser():
     return top
 
 
-def main(argv=None, out=sys.stdout):
-    args = parser().parse_args(argv)
+def _usage(args):
+    """What is wrong with the arguments together (None: nothing)."""
     needs_conf = args.backend in ('export', 'pushes', 'schedules',
                                   'history', 'replay')
     if not args.config_file and (needs_conf or not args.uri):
-        parser().error('give --config-file' + (
-            '' if needs_conf else ' or --uri'))
+        return 'give --config-file' + ('' if needs_conf else ' or --uri')
     if args.batch < 1:
-        parser().error('--batch must be at least 1')
+        return '--batch must be at least 1'
+    if args.backend == 'export':
+        return export_cmd.usage(args)
+    return None
+
+
+def _run(args, out):
+    uri = args.uri if args.backend in TARGETS else None
+    reach.check(reach.stores(reach.zaqar_conf(args.config_file), uri,
+                             args.backend))
     return args.func(args, out)
+
+
+def main(argv=None, out=sys.stdout):
+    """Run the command of ``argv``; its exit status (see
+    ``failure``)."""
+    args = parser().parse_args(argv)
+    problem = _usage(args)
+    if problem:
+        parser().error(problem)
+    return failure.run('zaqar-delay-manage', _run, args, out)
 
 
 if __name__ == '__main__':
