@@ -1,11 +1,15 @@
 """``zaqar-delay-manage export``: a store's messages, or the kept
 history of its queues, as JSON lines or Parquet (doc/source/pipeline.rst).
+
+Every project named must have queues, and every queue named must be in
+each of them (``queues.check``), before anything is written.
 """
 
 import os
 import sys
 
 from zaqar_delay.cmd import failure
+from zaqar_delay.cmd import queues
 from zaqar_delay.history import export as history_export
 from zaqar_delay.storage import export
 from zaqar_delay.storage import history
@@ -53,6 +57,7 @@ def run(args, out):
 
 def _export_history(args, out):
     found = history.stores(args.config_file)
+    queues.check(found.control.queue_controller, args.project, args.queue)
     sink = out if args.output == '-' else open(args.output, 'w')
     total = 0
     try:
@@ -88,6 +93,7 @@ def _export_messages(args, out):
         name, control, data = export.load(args.config_file)
     except export.ExportError as exc:
         raise failure.Failure(str(exc)) from None
+    queues.check(control.queue_controller, args.project, args.queue)
     sink = out if args.output == '-' else open(args.output, 'w')
     total = 0
     try:
