@@ -21,6 +21,7 @@ from oslo_log import log as logging
 
 from zaqar_delay.cmd import config
 from zaqar_delay.cmd import failure
+from zaqar_delay.cmd import noise
 from zaqar_delay.cmd import reach
 from zaqar_delay.metrics import serve
 from zaqar_delay import opts
@@ -42,6 +43,7 @@ def main(argv=None):
 def _run(conf, argv):
     config.parse(conf, argv, PROG)
     logging.setup(conf, PROG)
+    noise.quiet_profiler()
     reach.check(reach.stores(conf))
     host = conf[opts.METRICS_GROUP].host
     port = conf.port or conf[opts.METRICS_GROUP].port

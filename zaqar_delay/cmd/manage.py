@@ -62,6 +62,7 @@ from zaqar_delay.cmd import dispatcher as dispatcher_cmd
 from zaqar_delay.cmd import export as export_cmd
 from zaqar_delay.cmd import failure
 from zaqar_delay.cmd import history as history_cmd
+from zaqar_delay.cmd import noise
 from zaqar_delay.cmd import queues
 from zaqar_delay.cmd import reach
 from zaqar_delay.history import events as history_events
@@ -324,6 +325,7 @@ def main(argv=None, out=sys.stdout):
     problem = _usage(args)
     if problem:
         parser().error(problem)
+    noise.quiet_profiler()
     return failure.run('zaqar-delay-manage', _run, args, out)
 
 

@@ -13,10 +13,20 @@ import urllib.error
 import urllib.request
 import uuid
 
+from oslo_log import log
+
 from zaqar_delay import pending
 from zaqar_delay.dev import binaries
 from zaqar_delay.dev import launcher
 from zaqar_delay.dev import ports
+
+
+# oslo.log's default levels, and osprofiler's notifier at CRITICAL:
+# Zaqar builds that notifier at each start whatever [profiler] enabled
+# says, and with osprofiler's default connection string and no
+# oslo.messaging it logs a 12-line ERROR traceback (doc/source/admin.rst).
+QUIET_LOG_LEVELS = ','.join(log.get_default_log_levels() +
+                            ['osprofiler.notifier=CRITICAL'])
 
 
 def render(sections):
@@ -36,7 +46,8 @@ class Stack:
     The redis-server keeps Zaqar's queues (the management store) and, for
     the redis stores, the messages; a mongodb store needs
     ``mongodb_url``. ``sections()`` gives zaqar.conf; a subclass may add
-    to it.
+    to it. Files and logs go under ``dir``, which ``stop`` keeps and
+    ``cleanup`` removes.
     """
 
     def __init__(self, message_store='redis.delay', max_delay=86400,
@@ -70,7 +81,8 @@ class Stack:
             store = {'uri': self.mongodb_url,
                      'database': 'zaqar_dev_%d' % self.port}
         sections = {
-            'DEFAULT': {'pooling': 'False', 'unreliable': 'True'},
+            'DEFAULT': {'pooling': 'False', 'unreliable': 'True',
+                        'default_log_levels': QUIET_LOG_LEVELS},
             'drivers': {'transport': transport,
                         'message_store': self.store,
                         'management_store': 'redis.delay'},
