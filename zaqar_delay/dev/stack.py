@@ -45,13 +45,15 @@ class Stack:
 
     The redis-server keeps Zaqar's queues (the management store) and, for
     the redis stores, the messages; a mongodb store needs
-    ``mongodb_url``. ``sections()`` gives zaqar.conf; a subclass may add
-    to it. Files and logs go under ``dir``, which ``stop`` keeps and
-    ``cleanup`` removes.
+    ``mongodb_url``. With ``keystone`` (what ``keystone.Keystone.
+    zaqar_auth()`` gives), the server wants Keystone tokens.
+    ``sections()`` gives zaqar.conf; a subclass may add to it. Files
+    and logs go under ``dir``, which ``stop`` keeps and ``cleanup``
+    removes.
     """
 
     def __init__(self, message_store='redis.delay', max_delay=86400,
-                 mongodb_url=None, pushes=False):
+                 mongodb_url=None, pushes=False, keystone=None):
         if message_store.startswith('mongodb') and not mongodb_url:
             raise ValueError('%s needs a MongoDB URL' % message_store)
         self.dir = tempfile.mkdtemp(prefix='zaqar-delay-dev-')
@@ -64,6 +66,7 @@ class Stack:
         self.max_delay = max_delay
         self.mongodb_url = mongodb_url
         self.pushes = pushes and message_store.endswith('.delay')
+        self.keystone = keystone
 
     def pick_ports(self):
         """Free ports for the servers (picked again when one was taken
@@ -96,6 +99,17 @@ class Stack:
         if self.pushes:
             # Pushes at the due time, by a dispatcher in the server.
             sections['storage'] = {'message_pipeline': pending.STAGE}
+        if self.keystone:
+            sections['DEFAULT']['auth_strategy'] = 'keystone'
+            sections['keystone_authtoken'] = {
+                'www_authenticate_uri': self.keystone['auth_url'],
+                'auth_url': self.keystone['auth_url'],
+                'auth_type': 'password',
+                'username': self.keystone['user'],
+                'password': self.keystone['password'],
+                'project_name': self.keystone['project'],
+                'user_domain_name': 'Default',
+                'project_domain_name': 'Default'}
         return sections
 
     def servers(self):
@@ -146,8 +160,10 @@ class Stack:
             stdin=subprocess.DEVNULL, start_new_session=True))
 
     def ready(self, reply_status):
-        """Whether a ping that got ``reply_status`` finds the server up."""
-        return reply_status == 204
+        """Whether a ping that got ``reply_status`` finds the server up
+        (with Keystone, a ping without a token is refused: it is up)."""
+        return reply_status == 204 or (reply_status == 401 and
+                                       bool(self.keystone))
 
     def _wait_ready(self, timeout):
         deadline = time.monotonic() + timeout

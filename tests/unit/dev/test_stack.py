@@ -20,3 +20,17 @@ class SectionsTest(testtools.TestCase):
         levels = self.sections()['DEFAULT']['default_log_levels'].split(',')
         self.assertIn('osprofiler.notifier=CRITICAL', levels)
         self.assertIn('stevedore=WARN', levels)     # oslo.log's own kept
+
+    def test_noauth_unless_keystone_is_given(self):
+        self.assertNotIn('auth_strategy', self.sections()['DEFAULT'])
+        sections = self.sections(keystone={
+            'auth_url': 'http://127.0.0.1:5000/v3', 'user': 'admin',
+            'password': 'pw', 'project': 'admin'})
+        self.assertEqual('keystone', sections['DEFAULT']['auth_strategy'])
+        self.assertEqual('http://127.0.0.1:5000/v3',
+                         sections['keystone_authtoken']['auth_url'])
+
+    def test_with_keystone_a_401_ping_finds_it_up(self):
+        self.assertFalse(self.stack().ready(401))
+        self.assertTrue(self.stack().ready(204))
+        self.assertTrue(self.stack(keystone={'user': 'a'}).ready(401))
