@@ -1,41 +1,56 @@
 """``zaqar-delay-devserver``: a zaqar-server with ``redis.delay``, locally.
 
-Starts a redis-server and a noauth zaqar-server that stores messages with
+Starts a redis-server and a zaqar-server that stores messages with
 ``redis.delay``, both on 127.0.0.1 and free ports (``dev.stack.Stack``),
-prints how to use them and stops both on Ctrl-C (or SIGTERM), exiting 0.
-With a delay store, the server has zaqar-delay's notifier stage and its
-in-server push dispatcher, so a webhook subscription gets each message
-when it is due. Which redis-server runs: ``zaqar_delay.dev.binaries``.
+and a webhook receiver that prints each push it gets
+(``dev.receiver``); prints how to use them, and stops them on Ctrl-C
+(or SIGTERM), exiting 0. The config, the server's log and the pushes
+received stay in the run's folder, named at start and at exit. With a
+delay store, the server has zaqar-delay's notifier stage and its
+in-server push dispatcher, so the example's subscription gets each
+message when it is due. The server is noauth. Which redis-server runs:
+``zaqar_delay.dev.binaries``.
 """
 
 import argparse
+import os
 import signal
 import sys
 import threading
 
+from zaqar_delay.dev import receiver as dev_receiver
 from zaqar_delay.dev import stack as dev_stack
 
-EXAMPLE = """\
+DEMO = 'demo'       # the example's project
+
+HEADER = """\
 zaqar-server ({store}) at {url}
 redis-server on 127.0.0.1:{redis_port}: {redis_binary}
 config: {conf}
+log: {log} (kept after exit)
+webhook receiver at {hook}: prints each push it gets here and in {pushes}
+"""
 
+EXAMPLE = """
 Try it with python-zaqarclient:
 
   from zaqarclient.queues import client
   cli = client.Client('{url}', version=2, conf={{'auth_opts': {{
-      'backend': 'noauth', 'options': {{'os_project_id': 'demo'}}}}}})
+{auth}}}}})
   q = cli.queue('reminders', force_create=True)
   q.metadata(new_meta={{'_default_message_delay': 30}})
-  # A webhook of yours gets each message when it is due:
-  cli.subscription('reminders', subscriber='http://127.0.0.1:8080/hook',
+  # The receiver above gets each message when it is due, and prints it:
+  cli.subscription('reminders', subscriber='{hook}',
                    ttl=3600)
   q.post([{{'body': 'in 30 s', 'ttl': 300}},
           {{'body': 'now', 'ttl': 300, 'delay': 0}}])
   print([m.body for m in q.claim(ttl=60, grace=60, limit=10)])  # ['now']
   print(q.stats)                          # delayed: 1, next_due: ...
+"""
 
-Press Ctrl-C to stop.
+NO_CLI = """
+openstack messaging needs Keystone: a noauth server needs an
+X-Project-ID header, which the CLI does not send.
 """
 
 
@@ -54,41 +69,60 @@ def _stop_on_signals():
     return stopping
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(prog='zaqar-delay-devserver',
-                                     description=__doc__.splitlines()[0])
-    parser.add_argument('--max-message-delay', type=int, default=86400,
-                        help='[transport] max_message_delay, in seconds')
-    parser.add_argument('--store', default='redis.delay',
-                        choices=['redis.delay', 'redis', 'mongodb.delay',
-                                 'mongodb.fifo.delay', 'mongodb'],
-                        help='message store driver (redis, mongodb: '
-                             'upstream\'s)')
-    parser.add_argument('--mongodb-url',
-                        help='MongoDB server for the mongodb stores')
-    args = parser.parse_args(argv)
+NOAUTH = """\
+      'backend': 'noauth', 'options': {{'os_project_id': '{demo}'}}"""
 
+
+def _auth():
+    """The example's python-zaqarclient ``auth_opts``."""
+    return NOAUTH.format(demo=DEMO)
+
+
+def parser():
+    p = argparse.ArgumentParser(prog='zaqar-delay-devserver',
+                                description=__doc__.splitlines()[0])
+    p.add_argument('--max-message-delay', type=int, default=86400,
+                   help='[transport] max_message_delay, in seconds')
+    p.add_argument('--store', default='redis.delay',
+                   choices=['redis.delay', 'redis', 'mongodb.delay',
+                            'mongodb.fifo.delay', 'mongodb'],
+                   help='message store driver (redis, mongodb: upstream\'s)')
+    p.add_argument('--mongodb-url',
+                   help='MongoDB server for the mongodb stores')
+    return p
+
+
+def main(argv=None):
+    args = parser().parse_args(argv)
     stack = dev_stack.Stack(message_store=args.store,
                             max_delay=args.max_message_delay,
                             mongodb_url=args.mongodb_url, pushes=True)
+    pushes = os.path.join(stack.dir, 'pushes.log')
+    hook = dev_receiver.Receiver(pushes, sys.stdout)
     stopping = _stop_on_signals()
     try:
         stack.start()
         if stopping.is_set():
             return 0
-        print(EXAMPLE.format(store=args.store, url=stack.url,
+        text = HEADER.format(store=args.store, url=stack.url,
                              redis_port=stack.redis_port, conf=stack.conf,
-                             redis_binary=stack.redis_binary),
-              flush=True)
+                             redis_binary=stack.redis_binary,
+                             log=stack.log_path, hook=hook.url,
+                             pushes=pushes)
+        text += EXAMPLE.format(url=stack.url, hook=hook.url, auth=_auth())
+        text += NO_CLI
+        print(text + '\nPress Ctrl-C to stop.\n', flush=True)
         while not stopping.wait(0.5):
             if any(p.poll() is not None for p in stack.processes):
-                print('a server exited; see %s' % stack.log_path,
+                print('a server exited; see %s' % stack.dir,
                       file=sys.stderr)
                 return 1
         print('stopping', flush=True)
         return 0
     finally:
-        stack.cleanup()
+        stack.stop()
+        hook.stop()
+        print('logs kept in %s' % stack.dir, flush=True)
 
 
 if __name__ == '__main__':
