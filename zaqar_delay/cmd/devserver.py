@@ -8,20 +8,25 @@ and a webhook receiver that prints each push it gets
 received stay in the run's folder, named at start and at exit. With a
 delay store, the server has zaqar-delay's notifier stage and its
 in-server push dispatcher, so the example's subscription gets each
-message when it is due. The server is noauth. Which redis-server runs:
+message when it is due. The server is noauth; with ``--keystone`` a
+Keystone is started too (``dev.keystone``) and the server wants its
+tokens, which ``openstack messaging`` needs. Which redis-server runs:
 ``zaqar_delay.dev.binaries``.
 """
 
 import argparse
 import os
+import shutil
 import signal
 import sys
 import threading
+import uuid
 
+from zaqar_delay.dev import keystone as dev_keystone
 from zaqar_delay.dev import receiver as dev_receiver
 from zaqar_delay.dev import stack as dev_stack
 
-DEMO = 'demo'       # the example's project
+DEMO = 'demo'       # the example's project (and Keystone user)
 
 HEADER = """\
 zaqar-server ({store}) at {url}
@@ -29,6 +34,10 @@ redis-server on 127.0.0.1:{redis_port}: {redis_binary}
 config: {conf}
 log: {log} (kept after exit)
 webhook receiver at {hook}: prints each push it gets here and in {pushes}
+"""
+
+KEYSTONE = """\
+keystone at {auth_url}: user {demo}, password {password}, project {demo}
 """
 
 EXAMPLE = """
@@ -49,8 +58,18 @@ Try it with python-zaqarclient:
 """
 
 NO_CLI = """
-openstack messaging needs Keystone: a noauth server needs an
-X-Project-ID header, which the CLI does not send.
+openstack messaging needs Keystone: start with --keystone (a noauth
+server needs an X-Project-ID header, which the CLI does not send).
+"""
+
+CLI = """
+Try it with the openstack CLI{install}:
+
+  {command}
+
+or with the same settings from {openrc}:
+
+  . {openrc}; openstack messaging queue list
 """
 
 
@@ -69,13 +88,50 @@ def _stop_on_signals():
     return stopping
 
 
+def cli_settings(auth_url, password):
+    """The ``OS_*`` settings of the demo user, for ``openstack``."""
+    return {'OS_AUTH_URL': auth_url, 'OS_IDENTITY_API_VERSION': '3',
+            'OS_USERNAME': DEMO, 'OS_PASSWORD': password,
+            'OS_PROJECT_NAME': DEMO, 'OS_USER_DOMAIN_ID': 'default',
+            'OS_PROJECT_DOMAIN_ID': 'default',
+            'OS_REGION_NAME': dev_keystone.REGION,
+            'OS_MESSAGE_CLIENT_ID': str(uuid.uuid4())}
+
+
+def _cli(settings, folder):
+    """The openstack CLI part of the example; writes ``folder/openrc``."""
+    openrc = os.path.join(folder, 'openrc')
+    with open(openrc, 'w') as f:
+        f.writelines('export %s=%s\n' % item for item in settings.items())
+    flags = ' '.join('--os-%s %s' % (key[3:].lower().replace('_', '-'),
+                                     value)
+                     for key, value in settings.items()
+                     if key != 'OS_MESSAGE_CLIENT_ID')
+    beside = os.path.join(os.path.dirname(sys.executable), 'openstack')
+    found = os.path.exists(beside) or shutil.which('openstack')
+    return CLI.format(
+        command='openstack %s messaging queue list' % flags, openrc=openrc,
+        install='' if found else ' (pip install python-openstackclient '
+        'python-zaqarclient)')
+
+
 NOAUTH = """\
       'backend': 'noauth', 'options': {{'os_project_id': '{demo}'}}"""
 
+KEYSTONE_AUTH = """\
+      'backend': 'keystone', 'options': {{
+          'auth_url': '{auth_url}', 'username': '{demo}',
+          'password': '{password}', 'project_name': '{demo}',
+          'user_domain_id': 'default', 'project_domain_id': 'default'}}"""
 
-def _auth():
-    """The example's python-zaqarclient ``auth_opts``."""
-    return NOAUTH.format(demo=DEMO)
+
+def _auth(auth_url, password):
+    """The example's python-zaqarclient ``auth_opts`` (noauth, or the
+    demo user's Keystone credentials)."""
+    if auth_url is None:
+        return NOAUTH.format(demo=DEMO)
+    return KEYSTONE_AUTH.format(auth_url=auth_url, password=password,
+                                demo=DEMO)
 
 
 def parser():
@@ -89,6 +145,10 @@ def parser():
                    help='message store driver (redis, mongodb: upstream\'s)')
     p.add_argument('--mongodb-url',
                    help='MongoDB server for the mongodb stores')
+    p.add_argument('--keystone', action='store_true',
+                   help='start Keystone too (its virtualenv is built on '
+                   'first use, about two minutes) and authenticate with '
+                   'it, so that openstack messaging works')
     return p
 
 
@@ -100,7 +160,15 @@ def main(argv=None):
     pushes = os.path.join(stack.dir, 'pushes.log')
     hook = dev_receiver.Receiver(pushes, sys.stdout)
     stopping = _stop_on_signals()
+    keystone = None
     try:
+        if args.keystone:
+            print('starting Keystone (%s)' % dev_keystone.default_venv(),
+                  flush=True)
+            keystone = dev_keystone.Keystone(
+                dir=os.path.join(stack.dir, 'keystone')).start()
+            password = keystone.user(DEMO, DEMO)
+            stack.keystone = keystone.zaqar_auth()
         stack.start()
         if stopping.is_set():
             return 0
@@ -109,11 +177,23 @@ def main(argv=None):
                              redis_binary=stack.redis_binary,
                              log=stack.log_path, hook=hook.url,
                              pushes=pushes)
-        text += EXAMPLE.format(url=stack.url, hook=hook.url, auth=_auth())
-        text += NO_CLI
+        if keystone:
+            keystone.point('messaging', stack.url, 'zaqar')
+            auth_url = keystone.keystone + '/v3'
+            text += KEYSTONE.format(auth_url=auth_url, demo=DEMO,
+                                    password=password)
+            text += EXAMPLE.format(url=stack.url, hook=hook.url,
+                                   auth=_auth(auth_url, password))
+            text += _cli(cli_settings(auth_url, password), stack.dir)
+        else:
+            text += EXAMPLE.format(url=stack.url, hook=hook.url,
+                                   auth=_auth(None, None))
+            text += NO_CLI
         print(text + '\nPress Ctrl-C to stop.\n', flush=True)
+        processes = stack.processes + (keystone.processes if keystone
+                                       else [])
         while not stopping.wait(0.5):
-            if any(p.poll() is not None for p in stack.processes):
+            if any(p.poll() is not None for p in processes):
                 print('a server exited; see %s' % stack.dir,
                       file=sys.stderr)
                 return 1
@@ -121,6 +201,8 @@ def main(argv=None):
         return 0
     finally:
         stack.stop()
+        if keystone:
+            keystone.stop()
         hook.stop()
         print('logs kept in %s' % stack.dir, flush=True)
 

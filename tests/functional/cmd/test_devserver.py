@@ -1,6 +1,6 @@
 """``zaqar-delay-devserver`` stops cleanly, as a user stops it, and what
-it prints works as pasted: its log is kept, and its example's pushes
-arrive at its receiver.
+it prints works as pasted: its log is kept, its example's pushes arrive
+at its receiver, and ``--keystone`` serves ``openstack messaging``.
 
 Under tox, a Ctrl-C also makes tox signal the command again at once;
 ``tools/smoke_devserver.py`` (run by ``.ci/run``) checks that case
@@ -9,6 +9,7 @@ through ``tox -e devserver`` itself.
 
 import os
 import re
+import shlex
 import shutil
 import signal
 import subprocess
@@ -178,3 +179,20 @@ class DevserverUseTest(testtools.TestCase):
         self.assertEqual(0, server.stop())
         with open(os.path.join(folder, 'pushes.log')) as f:
             self.assertEqual(2, len(f.readlines()))
+
+    def test_openstack_messaging_with_keystone(self):
+        # Keystone's virtualenv may be built first (minutes).
+        server, folder = self.started('--keystone', timeout=900)
+        self.run_example(server.example())          # makes 'reminders'
+        command = shlex.split(server.wait_for(
+            r'^  (openstack --os-auth-url .* messaging queue list)$',
+            0).group(1))
+        command[0] = os.path.join(os.path.dirname(sys.executable),
+                                  'openstack')
+        done = subprocess.run(command, capture_output=True, text=True,
+                              timeout=120, env=dict(
+                                  os.environ, OS_CLOUD='',
+                                  OS_CLIENT_CONFIG_FILE='/dev/null'))
+        self.assertEqual(0, done.returncode, done.stderr)
+        self.assertIn('reminders', done.stdout)
+        self.assertEqual(0, server.stop())
