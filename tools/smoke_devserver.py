@@ -4,10 +4,13 @@
 
 Runs the first command of the README's "On a fresh machine" section in
 a shell, in a process group of its own (as a terminal runs it), waits
-for the URL it prints, runs the printed python-zaqarclient example (a
-post and a claim), then sends SIGINT to the group, as Ctrl-C does. It
-fails unless the claim returns what the example says, the command exits
-0, and none of the servers it started is left running.
+for the example it prints, runs that python-zaqarclient example (a
+subscription to the devserver's webhook receiver, a post and a claim;
+its 30 s delay made 2 s), waits for the receiver to print both pushes,
+then sends SIGINT to the group, as Ctrl-C does. It fails unless the
+claim returns what the example says, both pushes arrive, the command
+exits 0 saying where it kept its logs, and none of the servers it
+started is left running. The kept folder is removed after.
 
 The command runs with the ``python3`` found first on ``PATH``, which
 must be a PEP 668 ("externally managed") distribution Python, as most
@@ -23,6 +26,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import textwrap
 import threading
 import time
 
@@ -31,20 +35,26 @@ READY = re.compile(r'zaqar-server \(\S+\) at (http://\S+)')
 REDIS = re.compile(r'redis-server on 127\.0\.0\.1:(\d+)')
 CONFIG = re.compile(r'^config: (\S+)', re.MULTILINE)
 
-EXAMPLE = """
-from zaqarclient.queues import client
-cli = client.Client(%r, version=2, conf={'auth_opts': {
-    'backend': 'noauth', 'options': {'os_project_id': 'smoke'}}})
-q = cli.queue('reminders', force_create=True)
-q.metadata(new_meta={'_default_message_delay': 30})
-q.post([{'body': 'in 30 s', 'ttl': 300},
-        {'body': 'now', 'ttl': 300, 'delay': 0}])
-got = [m.body for m in q.claim(ttl=60, grace=60, limit=10)]
-stats = q.stats['messages']
-print('claimed', got, 'delayed', stats['delayed'])
-assert got == ['now'], got
-assert stats['delayed'] == 1, stats
-"""
+DONE = 'Press Ctrl-C to stop.'
+KEPT = re.compile(r'^logs kept in (\S+)$', re.MULTILINE)
+PUSH = r'push to reminders: .*"body": "%s"'
+
+
+def printed_example(output):
+    """The python-zaqarclient example of the devserver's output, its
+    message delay made 2 s."""
+    text = output.split('Try it with python-zaqarclient:\n\n')[1]
+    code = textwrap.dedent(text.split('\n\n')[0])
+    return code.replace("'_default_message_delay': 30",
+                        "'_default_message_delay': 2")
+
+
+def _wait(lines, pattern, deadline):
+    while time.monotonic() < deadline:
+        if re.search(pattern, ''.join(lines)):
+            return True
+        time.sleep(0.2)
+    return False
 
 
 def readme_commands():
@@ -114,31 +124,42 @@ def main(argv=None):
             found = READY.search(''.join(lines))
             url = found and found.group(1)
             time.sleep(0.2)
-        if url is None:
-            print('smoke: no URL from the main job', file=sys.stderr)
+        if url is None or not _wait(lines, re.escape(DONE), deadline):
+            print('smoke: no URL and example from the main job',
+                  file=sys.stderr)
             return 1
         print('smoke: serving after %.0f s' % (time.monotonic() - started))
         output = ''.join(lines)
         marks = [CONFIG.search(output).group(1),
                  '127.0.0.1:%s' % REDIS.search(output).group(1)]
         python = os.path.join(ROOT, '.tox', 'devserver', 'bin', 'python')
-        example = subprocess.run([python, '-c', EXAMPLE % url],
+        example = subprocess.run([python, '-c', printed_example(output)],
                                  capture_output=True, text=True,
                                  timeout=120)
         sys.stdout.write(example.stdout + example.stderr)
+        claimed = example.stdout.splitlines()[:1] == ["['now']"] and \
+            "'delayed': 1" in example.stdout
+        pushed = all(_wait(lines, PUSH % body, time.monotonic() + 60)
+                     for body in ('now', 'in 30 s'))
         os.killpg(job.pid, signal.SIGINT)        # Ctrl-C
         code = job.wait(60)
         reader.join(5)
         time.sleep(0.5)
         strays = _strays(marks)
+        kept = KEPT.search(''.join(lines))
+        logged = bool(kept) and os.path.exists(
+            os.path.join(kept.group(1), 'zaqar.log'))
     finally:
         if job.poll() is None:
             os.killpg(job.pid, signal.SIGKILL)
-    print('smoke: example exit %d; main job exit %d after Ctrl-C; '
-          'stray processes: %s' % (example.returncode, code,
-                                   strays or 'none'))
-    return 0 if (example.returncode == 0 and code == 0 and
-                 not strays) else 1
+    if kept:
+        shutil.rmtree(kept.group(1), ignore_errors=True)
+    print('smoke: example exit %d, claimed as it says: %s; pushes '
+          'arrived: %s; main job exit %d after Ctrl-C, log kept: %s; '
+          'stray processes: %s' % (example.returncode, claimed, pushed,
+                                   code, logged, strays or 'none'))
+    return 0 if (example.returncode == 0 and claimed and pushed and
+                 code == 0 and logged and not strays) else 1
 
 
 if __name__ == '__main__':

@@ -161,10 +161,12 @@ METRICS_OPTS = [
         '``project/queue`` fnmatch patterns (``*/orders.*``, '
         '``tenant1/*``; a queue without project is ``/name``). '
         'Empty: every queue, up to max_queues.')),
-    cfg.HostAddressOpt('host', default='0.0.0.0', help=(
+    cfg.HostAddressOpt('host', default='127.0.0.1', help=(
         'Address the metrics HTTP server binds to '
         '(zaqar-delay-exporter, zaqar-delay-dispatcher '
-        '--metrics-port).')),
+        '--metrics-port): the loopback interface unless set; 0.0.0.0 '
+        'for every interface, so that a Prometheus on another host can '
+        'scrape it.')),
     cfg.PortOpt('port', default=9727, help=(
         'Port of zaqar-delay-exporter\'s HTTP server (unless '
         '--port is given).')),

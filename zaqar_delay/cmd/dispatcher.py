@@ -11,12 +11,14 @@ done). Run any number, on any hosts; see
 every pool that keeps pending pushes (``zaqar_delay.push.pools``). A
 store it cannot reach when it starts (a redis primary being failed
 over, a server still starting) is tried again, after 1, 2, 4... up to
-``LOAD_WAIT_MAX`` seconds, until it loads or the command is stopped.
-With ``--metrics-port N`` it serves Prometheus metrics on that port:
-zaqar-delay-exporter's and its own pushes and ticks
-(``zaqar_delay.metrics``).
+``LOAD_WAIT_MAX`` seconds, until it loads or the command is stopped
+(with ``--once``, it is not: the command fails). Without a config file
+(``zaqar_delay.cmd.config``) it does not start. With ``--metrics-port
+N`` it serves Prometheus metrics on that port: zaqar-delay-exporter's
+and its own pushes and ticks (``zaqar_delay.metrics``).
 """
 
+import functools
 import os
 import signal
 import sys
@@ -28,12 +30,17 @@ from zaqar import bootstrap
 from zaqar.common import errors
 from zaqar.storage import utils as storage_utils
 
+from zaqar_delay.cmd import config
+from zaqar_delay.cmd import failure
+from zaqar_delay.cmd import noise
+from zaqar_delay.cmd import reach
 from zaqar_delay.metrics import serve
 from zaqar_delay import opts
 from zaqar_delay.push import dispatcher
 from zaqar_delay.push import pools
 
 LOG = logging.getLogger(__name__)
+PROG = 'zaqar-delay-dispatcher'
 LOAD_WAIT_MAX = 30  # seconds between two tries to load the store
 
 
@@ -46,23 +53,29 @@ def build(conf):
     data = storage_utils.load_storage_driver(conf, boot.cache,
                                              control_driver=boot.control)
     if not getattr(data, 'pushes', False):
-        raise SystemExit(
-            'zaqar-delay-dispatcher: %s keeps no pending pushes: use a '
-            'delay driver and put zaqar_delay.notification.notifier in '
-            '[storage] message_pipeline' % conf['drivers'].message_store)
+        raise failure.Failure(
+            '%s keeps no pending pushes: use a delay driver and put '
+            'zaqar_delay.notification.notifier in [storage] '
+            'message_pipeline' % conf['drivers'].message_store)
     return dispatcher.Dispatcher(data, boot.control.queue_controller, conf)
 
 
-def _built(conf, stop):
-    """``build(conf)``, tried again while the store cannot be reached;
+def _built(conf, stop, check=None):
+    """``build(conf)``, tried again while the store cannot be reached
+    (``check()`` raises ``failure.Failure``, or loading it fails);
     None if ``stop`` is set first."""
     wait = 1
     while True:
         try:
+            if check is not None:
+                check()
             return build(conf)
+        except failure.Failure as exc:
+            problem = str(exc)
         except errors.InvalidDriver as exc:
-            LOG.warning('the message store cannot be loaded (%s): trying '
-                        'again in %d s', exc, wait)
+            problem = 'the message store cannot be loaded: %s' % exc
+        # Outside the handler: oslo.log would append the exception.
+        LOG.warning('%s (trying again in %d s)', problem, wait)
         if stop.wait(wait):
             return None
         wait = min(2 * wait, LOAD_WAIT_MAX)
@@ -77,12 +90,19 @@ def main(argv=None):
         'metrics-port', help='serve Prometheus metrics (the stores\' and '
         'this dispatcher\'s) on this port'))
     opts.register_opts(conf)
-    conf(args=sys.argv[1:] if argv is None else argv, project='zaqar',
-         prog='zaqar-delay-dispatcher')
-    logging.setup(conf, 'zaqar-delay-dispatcher')
+    return failure.run(PROG, _run, conf,
+                       sys.argv[1:] if argv is None else argv)
+
+
+def _run(conf, argv):
+    config.parse(conf, argv, PROG)
+    logging.setup(conf, PROG)
+    noise.quiet_profiler()
     if conf.metrics_port:
         serve.start(conf, conf.metrics_port, dispatcher=True)
+    check = functools.partial(reach.check, reach.stores(conf))
     if conf.once:
+        check()
         pusher = build(conf)
         taken = pusher.run_once()
         # Every subscriber's delivery ends within the lease.
@@ -93,7 +113,7 @@ def main(argv=None):
     stop = threading.Event()
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, lambda *_: stop.set())
-    pusher = _built(conf, stop)
+    pusher = _built(conf, stop, check)
     if pusher is None:
         return 0
     pusher.run(stop)

@@ -1,34 +1,45 @@
 """``zaqar-delay-manage export``: a store's messages, or the kept
 history of its queues, as JSON lines or Parquet (doc/source/pipeline.rst).
+
+Every project named must have queues, and every queue named must be in
+each of them (``queues.check``), before anything is written.
 """
 
 import os
 import sys
 
+from zaqar_delay.cmd import failure
+from zaqar_delay.cmd import queues
 from zaqar_delay.history import export as history_export
 from zaqar_delay.storage import export
 from zaqar_delay.storage import history
 
 
+def _format(args):
+    return args.format or ('parquet' if args.output.rstrip('/').endswith(
+        '.parquet') else 'json')
+
+
+def usage(args):
+    """What is wrong with the ``export`` arguments (None: nothing)."""
+    if _format(args) == 'parquet' and args.output == '-':
+        return 'give --output for Parquet'
+    return None
+
+
 def run(args, out):
     """Export as ``args`` say (the ``export`` command's arguments) to
     ``args.output`` or ``out``; the exit status."""
-    fmt = args.format or ('parquet' if args.output.rstrip('/').endswith(
-        '.parquet') else 'json')
-    if fmt == 'json':
+    if _format(args) == 'json':
         return (_export_history if args.history else _export_messages)(
             args, out)
-    if args.output == '-':
-        sys.stderr.write('zaqar-delay-manage export: give --output for '
-                         'Parquet\n')
-        return 2
     try:
         from zaqar_delay.pipeline import schemas
         from zaqar_delay.pipeline import writing
     except ImportError as exc:
-        sys.stderr.write('zaqar-delay-manage export: Parquet needs the '
-                         'pipeline extra (%s)\n' % exc)
-        return 2
+        raise failure.Failure('Parquet needs the pipeline extra (pip '
+                              'install \'zaqar-delay[pipeline]\'): %s'
+                              % exc) from None
     final, args.output = args.output, args.output.rstrip('/') + '.jsonl'
     try:
         code = (_export_history if args.history else _export_messages)(
@@ -39,12 +50,14 @@ def run(args, out):
                 else writing.SNAPSHOT)
             sys.stderr.write('wrote %d records to %s\n' % (count, final))
     finally:
-        os.unlink(args.output)
+        if os.path.exists(args.output):
+            os.unlink(args.output)
     return code
 
 
 def _export_history(args, out):
     found = history.stores(args.config_file)
+    queues.check(found.control.queue_controller, args.project, args.queue)
     sink = out if args.output == '-' else open(args.output, 'w')
     total = 0
     try:
@@ -53,9 +66,10 @@ def _export_history(args, out):
                 try:
                     module, data = history.reader(found, queue, project)
                 except history.HistoryError as exc:
-                    sys.stderr.write('%s/%s: %s\n' % (project, queue, exc))
                     if args.queue:
-                        return 2
+                        raise failure.Failure('%s/%s: %s' % (
+                            project, queue, exc)) from None
+                    sys.stderr.write('%s/%s: %s\n' % (project, queue, exc))
                     continue
                 count = export.write(
                     (history_export.record(project, queue, event,
@@ -78,8 +92,8 @@ def _export_messages(args, out):
     try:
         name, control, data = export.load(args.config_file)
     except export.ExportError as exc:
-        sys.stderr.write('zaqar-delay-manage export: %s\n' % exc)
-        return 2
+        raise failure.Failure(str(exc)) from None
+    queues.check(control.queue_controller, args.project, args.queue)
     sink = out if args.output == '-' else open(args.output, 'w')
     total = 0
     try:

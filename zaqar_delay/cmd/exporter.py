@@ -2,8 +2,10 @@
 
     zaqar-delay-exporter --config-file /etc/zaqar/zaqar.conf [--port N]
 
-Serves ``/metrics`` on ``[delay_metrics] host`` and ``port`` (or
-``--port``) until stopped (Ctrl-C or SIGTERM): each scrape reads the
+Serves ``/metrics`` on ``[delay_metrics] host`` (127.0.0.1 unless set)
+and ``port`` (or ``--port``) until stopped (Ctrl-C or SIGTERM); without
+a config file (``zaqar_delay.cmd.config``) it does not start. Each
+scrape reads the
 message store of zaqar.conf, or every pool with ``pooling = True``, a
 bounded index read per queue (see ``zaqar_delay.metrics`` and
 doc/source/metrics.rst). zaqar-delay-dispatcher ``--metrics-port``
@@ -17,8 +19,14 @@ import threading
 from oslo_config import cfg
 from oslo_log import log as logging
 
+from zaqar_delay.cmd import config
+from zaqar_delay.cmd import failure
+from zaqar_delay.cmd import noise
+from zaqar_delay.cmd import reach
 from zaqar_delay.metrics import serve
 from zaqar_delay import opts
+
+PROG = 'zaqar-delay-exporter'
 
 
 def main(argv=None):
@@ -28,13 +36,25 @@ def main(argv=None):
         'port', help='port to serve /metrics on (default: '
         '[delay_metrics] port)'))
     opts.register_opts(conf)
-    conf(args=sys.argv[1:] if argv is None else argv, project='zaqar',
-         prog='zaqar-delay-exporter')
-    logging.setup(conf, 'zaqar-delay-exporter')
+    return failure.run(PROG, _run, conf,
+                       sys.argv[1:] if argv is None else argv)
+
+
+def _run(conf, argv):
+    config.parse(conf, argv, PROG)
+    logging.setup(conf, PROG)
+    noise.quiet_profiler()
+    reach.check(reach.stores(conf))
+    host = conf[opts.METRICS_GROUP].host
     port = conf.port or conf[opts.METRICS_GROUP].port
-    server = serve.start(conf, port)
-    print('serving metrics on %s:%d' % (conf[opts.METRICS_GROUP].host,
-                                        server.server_port))
+    try:
+        server = serve.start(conf, port)
+    except OSError as exc:
+        if isinstance(exc, failure.UNREACHABLE):
+            raise
+        raise failure.Failure('cannot serve metrics on %s:%d: %s'
+                              % (host, port, exc)) from None
+    print('serving metrics on %s:%d' % (host, server.server_port))
     sys.stdout.flush()
     stop = threading.Event()
     for signum in (signal.SIGINT, signal.SIGTERM):

@@ -60,13 +60,17 @@ from zaqar.conf import drivers_message_store_swift as swift_opts
 
 from zaqar_delay.cmd import dispatcher as dispatcher_cmd
 from zaqar_delay.cmd import export as export_cmd
+from zaqar_delay.cmd import failure
+from zaqar_delay.cmd import history as history_cmd
+from zaqar_delay.cmd import noise
+from zaqar_delay.cmd import queues
+from zaqar_delay.cmd import reach
 from zaqar_delay.history import events as history_events
-from zaqar_delay.history import replay as history_replay
 from zaqar_delay import opts
 from zaqar_delay.push import failed
+from zaqar_delay.schedules import definition
 from zaqar_delay.schedules import listing
 from zaqar_delay.storage import common
-from zaqar_delay.storage import history
 from zaqar_delay.storage.mongodb import migrate as mongodb_migrate
 from zaqar_delay.storage.redis import driver as redis_driver
 from zaqar_delay.storage.redis import migrate as redis_migrate
@@ -163,16 +167,20 @@ def _migrate(args, out):
     return 0
 
 
-def _pushes(args, out):
+def _pusher(args):
+    """The dispatcher of the config files' store (``build``)."""
     conf = cfg.ConfigOpts()
     logging.register_options(conf)     # drivers read [DEFAULT] debug
     opts.register_opts(conf)
     conf(args=[], project='zaqar', default_config_files=args.config_file)
-    pusher = dispatcher_cmd.build(conf)
+    return dispatcher_cmd.build(conf)
+
+
+def _pushes(args, out):
+    pusher = _pusher(args)
     if not hasattr(pusher, 'store'):
-        sys.stderr.write('zaqar-delay-manage pushes: give the zaqar.conf '
-                         'of one pool\'s store (pooling = False)\n')
-        return 2
+        raise failure.UsageFailure('pushes: give the zaqar.conf of one '
+                                   'pool\'s store (pooling = False)')
     if args.action == 'pending':
         records = pusher.store.pending(args.limit)
         for record in records:
@@ -198,78 +206,21 @@ def _pushes(args, out):
 
 
 def _schedules(args, out):
-    conf = cfg.ConfigOpts()
-    logging.register_options(conf)
-    opts.register_opts(conf)
-    conf(args=[], project='zaqar', default_config_files=args.config_file)
-    pusher = dispatcher_cmd.build(conf)
+    pusher = _pusher(args)
     if getattr(pusher, 'ticker', None) is None:
-        sys.stderr.write('zaqar-delay-manage schedules: give the zaqar.conf '
-                         'of one store that keeps schedules\n')
-        return 2
+        raise failure.UsageFailure('schedules: give the zaqar.conf of one '
+                                   'store that keeps schedules')
+    if args.queue is not None:
+        queues.metadata(pusher.ticker.queues, args.queue, args.project)
     count = listing.write(pusher.ticker, out, args.queue, args.project,
                           args.limit)
+    if args.queue is not None and not count:
+        raise failure.Failure('%s has no schedules (its %s metadata is '
+                              'missing or empty)' % (
+                                  queues.name(args.queue, args.project),
+                                  definition.KEY))
     sys.stderr.write('%d schedules\n' % count)
     return 0
-
-
-def _history(args, out):
-    try:
-        found = history.events(args.config_file, args.queue, args.project,
-                               args.since, args.until)
-    except history.HistoryError as exc:
-        sys.stderr.write('zaqar-delay-manage history: %s\n' % exc)
-        return 2
-    for event in history_events.select(found, message_id=args.message,
-                                       kind=args.kind):
-        out.write((jsonutils.dumps(history_events.as_json(event),
-                                   sort_keys=True) if args.json
-                   else history_events.as_line(event)) + '\n')
-    return 0
-
-
-def _replay(args, out):
-    try:
-        replayer = history.replayer(args.config_file, args.queue,
-                                    args.project, args.to)
-    except history.HistoryError as exc:
-        sys.stderr.write('zaqar-delay-manage replay: %s\n' % exc)
-        return 2
-    for done in replayer.replay(args.queue, args.project, args.since,
-                                args.until, args.to or args.queue,
-                                args.delay, args.dry_run):
-        out.write(history_replay.as_line(done) + '\n')
-    return 0
-
-
-def _history_parsers(backends):
-    time = history_events.parse_time
-    show = backends.add_parser('history', help='what happened to the '
-                               'messages of a queue with _history_ttl')
-    again = backends.add_parser('replay', help='post the messages posted '
-                                'to a queue in a time range again, once')
-    for sub in (show, again):
-        sub.add_argument('queue')
-        sub.add_argument('--project', help='project id (default: none)')
-    show.add_argument('--since', type=time, help='from this time')
-    show.add_argument('--until', type=time, help='to this time')
-    show.add_argument('--message', help='only this message id')
-    show.add_argument('--kind', choices=history_events.KINDS,
-                      help='only events of this kind')
-    show.add_argument('--json', action='store_true',
-                      help='JSON lines instead of a table')
-    show.set_defaults(func=_history, batch=1)
-    again.add_argument('--since', type=time, required=True,
-                       help='messages posted from this time')
-    again.add_argument('--until', type=time, required=True,
-                       help='messages posted up to this time')
-    again.add_argument('--to', help='queue to post to (default: QUEUE)')
-    again.add_argument('--delay', type=int,
-                       help='delay of the posted messages (default: each '
-                       'one\'s own)')
-    again.add_argument('--dry-run', action='store_true',
-                       help='say what would be posted, post nothing')
-    again.set_defaults(func=_replay, batch=1)
 
 
 def parser():
@@ -343,20 +294,39 @@ def parser():
     sched.add_argument('--limit', type=int, default=1000,
                        help='most queues read (default 1000)')
     sched.set_defaults(func=_schedules, batch=1)
-    _history_parsers(backends)
+    history_cmd.add_parsers(backends)
     return top
 
 
-def main(argv=None, out=sys.stdout):
-    args = parser().parse_args(argv)
+def _usage(args):
+    """What is wrong with the arguments together (None: nothing)."""
     needs_conf = args.backend in ('export', 'pushes', 'schedules',
                                   'history', 'replay')
     if not args.config_file and (needs_conf or not args.uri):
-        parser().error('give --config-file' + (
-            '' if needs_conf else ' or --uri'))
+        return 'give --config-file' + ('' if needs_conf else ' or --uri')
     if args.batch < 1:
-        parser().error('--batch must be at least 1')
+        return '--batch must be at least 1'
+    if args.backend == 'export':
+        return export_cmd.usage(args)
+    return None
+
+
+def _run(args, out):
+    uri = args.uri if args.backend in TARGETS else None
+    reach.check(reach.stores(reach.zaqar_conf(args.config_file), uri,
+                             args.backend))
     return args.func(args, out)
+
+
+def main(argv=None, out=sys.stdout):
+    """Run the command of ``argv``; its exit status (see
+    ``failure``)."""
+    args = parser().parse_args(argv)
+    problem = _usage(args)
+    if problem:
+        parser().error(problem)
+    noise.quiet_profiler()
+    return failure.run('zaqar-delay-manage', _run, args, out)
 
 
 if __name__ == '__main__':

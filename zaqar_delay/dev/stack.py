@@ -13,10 +13,20 @@ import urllib.error
 import urllib.request
 import uuid
 
+from oslo_log import log
+
 from zaqar_delay import pending
 from zaqar_delay.dev import binaries
 from zaqar_delay.dev import launcher
 from zaqar_delay.dev import ports
+
+
+# oslo.log's default levels, and osprofiler's notifier at CRITICAL:
+# Zaqar builds that notifier at each start whatever [profiler] enabled
+# says, and with osprofiler's default connection string and no
+# oslo.messaging it logs a 12-line ERROR traceback (doc/source/admin.rst).
+QUIET_LOG_LEVELS = ','.join(log.get_default_log_levels() +
+                            ['osprofiler.notifier=CRITICAL'])
 
 
 def render(sections):
@@ -35,12 +45,15 @@ class Stack:
 
     The redis-server keeps Zaqar's queues (the management store) and, for
     the redis stores, the messages; a mongodb store needs
-    ``mongodb_url``. ``sections()`` gives zaqar.conf; a subclass may add
-    to it.
+    ``mongodb_url``. With ``keystone`` (what ``keystone.Keystone.
+    zaqar_auth()`` gives), the server wants Keystone tokens.
+    ``sections()`` gives zaqar.conf; a subclass may add to it. Files
+    and logs go under ``dir``, which ``stop`` keeps and ``cleanup``
+    removes.
     """
 
     def __init__(self, message_store='redis.delay', max_delay=86400,
-                 mongodb_url=None, pushes=False):
+                 mongodb_url=None, pushes=False, keystone=None):
         if message_store.startswith('mongodb') and not mongodb_url:
             raise ValueError('%s needs a MongoDB URL' % message_store)
         self.dir = tempfile.mkdtemp(prefix='zaqar-delay-dev-')
@@ -53,6 +66,7 @@ class Stack:
         self.max_delay = max_delay
         self.mongodb_url = mongodb_url
         self.pushes = pushes and message_store.endswith('.delay')
+        self.keystone = keystone
 
     def pick_ports(self):
         """Free ports for the servers (picked again when one was taken
@@ -70,7 +84,8 @@ class Stack:
             store = {'uri': self.mongodb_url,
                      'database': 'zaqar_dev_%d' % self.port}
         sections = {
-            'DEFAULT': {'pooling': 'False', 'unreliable': 'True'},
+            'DEFAULT': {'pooling': 'False', 'unreliable': 'True',
+                        'default_log_levels': QUIET_LOG_LEVELS},
             'drivers': {'transport': transport,
                         'message_store': self.store,
                         'management_store': 'redis.delay'},
@@ -84,6 +99,17 @@ class Stack:
         if self.pushes:
             # Pushes at the due time, by a dispatcher in the server.
             sections['storage'] = {'message_pipeline': pending.STAGE}
+        if self.keystone:
+            sections['DEFAULT']['auth_strategy'] = 'keystone'
+            sections['keystone_authtoken'] = {
+                'www_authenticate_uri': self.keystone['auth_url'],
+                'auth_url': self.keystone['auth_url'],
+                'auth_type': 'password',
+                'username': self.keystone['user'],
+                'password': self.keystone['password'],
+                'project_name': self.keystone['project'],
+                'user_domain_name': 'Default',
+                'project_domain_name': 'Default'}
         return sections
 
     def servers(self):
@@ -134,8 +160,10 @@ class Stack:
             stdin=subprocess.DEVNULL, start_new_session=True))
 
     def ready(self, reply_status):
-        """Whether a ping that got ``reply_status`` finds the server up."""
-        return reply_status == 204
+        """Whether a ping that got ``reply_status`` finds the server up
+        (with Keystone, a ping without a token is refused: it is up)."""
+        return reply_status == 204 or (reply_status == 401 and
+                                       bool(self.keystone))
 
     def _wait_ready(self, timeout):
         deadline = time.monotonic() + timeout

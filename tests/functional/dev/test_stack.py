@@ -28,6 +28,20 @@ class TakenPortTest(testtools.TestCase):
             self.assertIn('Address already in use', log.read())
 
 
+class LogTest(testtools.TestCase):
+
+    def test_no_upstream_traceback_at_start(self):
+        # osprofiler's notifier, which Zaqar builds at each start
+        # (zaqar_delay.cmd.noise), logs one without oslo.messaging.
+        stack = dev_stack.Stack().start()
+        self.addCleanup(stack.cleanup)
+        with open(stack.log_path) as log:
+            text = log.read()
+        self.assertIn('Serving on host 127.0.0.1:%d' % stack.port, text)
+        for word in ('osprofiler', 'Traceback', 'ERROR'):
+            self.assertNotIn(word, text)
+
+
 class PushTest(testtools.TestCase):
 
     def test_a_webhook_subscription_gets_a_delayed_message_when_due(self):

@@ -222,6 +222,6 @@ class PooledHistoryTest(HistoryAuditBase):
 
         # A queue no pool holds is an error that says so.
         out = io.StringIO()
-        self.assertEqual(2, manage.main(
+        self.assertEqual(1, manage.main(
             ['--config-file', self.stack.conf, 'history', 'nowhere',
              '--project', PROJECT], out=out))

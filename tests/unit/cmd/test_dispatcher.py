@@ -7,6 +7,7 @@ import testtools
 from zaqar.common import errors
 
 from zaqar_delay.cmd import dispatcher
+from zaqar_delay.cmd import failure
 
 
 class LoadTest(testtools.TestCase):
@@ -46,3 +47,26 @@ class LoadTest(testtools.TestCase):
         with mock.patch.object(dispatcher, 'build', build):
             self.assertIsNone(dispatcher._built(None, Stop()))
         self.assertEqual([1, 2, 4, 8, 16, 30, 30, 30], waits)
+
+    def test_a_store_that_does_not_answer_is_not_loaded(self):
+        made = object()
+        answers = [failure.Failure('cannot reach the message store'), None]
+        waits, built = [], []
+
+        class Stop(threading.Event):
+            def wait(self, timeout=None):
+                waits.append(timeout)
+                return False
+
+        def check():
+            answer = answers.pop(0)
+            if answer:
+                raise answer
+
+        def build(conf):
+            built.append(conf)
+            return made
+
+        with mock.patch.object(dispatcher, 'build', build):
+            self.assertIs(made, dispatcher._built('conf', Stop(), check))
+        self.assertEqual(([1], ['conf']), (waits, built))

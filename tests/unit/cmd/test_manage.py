@@ -1,5 +1,7 @@
 import io
+import os
 
+import fixtures
 import testtools
 
 from zaqar_delay.cmd import manage
@@ -66,3 +68,36 @@ class ManageArgsTest(testtools.TestCase):
                                       ['--config-file', 'z.conf'] + argv,
                                       out=io.StringIO())
             self.assertEqual(2, error.code)
+
+
+class ManageConfigTest(testtools.TestCase):
+    """A config file that cannot be read ends a command with one line
+    and status 1, before any store is reached."""
+
+    def setUp(self):
+        super().setUp()
+        self.folder = self.useFixture(fixtures.TempDir()).path
+
+    def fails(self, conf, *argv):
+        err = io.StringIO()
+        with fixtures.MonkeyPatch('sys.stderr', err):
+            self.assertEqual(1, manage.main(['--config-file', conf] +
+                                            list(argv), out=io.StringIO()))
+        lines = err.getvalue().splitlines()
+        self.assertEqual(1, len(lines), lines)
+        self.assertTrue(lines[0].startswith('zaqar-delay-manage: '), lines)
+        return lines[0]
+
+    def test_a_missing_config_file(self):
+        missing = os.path.join(self.folder, 'missing.conf')
+        for argv in (['history', 'q', '--project', 'p'],
+                     ['schedules', 'q', '--project', 'p'],
+                     ['pushes', 'pending'], ['export', '--project', 'p'],
+                     ['redis', 'migrate', '--to', 'redis.delay']):
+            self.assertIn(missing, self.fails(missing, *argv))
+
+    def test_a_config_file_that_does_not_parse(self):
+        broken = os.path.join(self.folder, 'broken.conf')
+        with open(broken, 'w') as f:
+            f.write('[drivers\nmessage_store = redis.delay\n')
+        self.assertIn(broken, self.fails(broken, 'pushes', 'pending'))

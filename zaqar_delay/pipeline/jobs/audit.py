@@ -29,15 +29,24 @@ import io
 import os
 import sys
 
-from pyspark.sql import functions as F
-
-from zaqar_delay.pipeline import pictures
 from zaqar_delay.pipeline import reading
 from zaqar_delay.pipeline import report
-from zaqar_delay.pipeline import schemas
 from zaqar_delay.pipeline import session as spark_session
-from zaqar_delay.pipeline.transforms import audit as transform
-from zaqar_delay.pipeline.transforms import history as history_transform
+
+# Without the pipeline extra (pyspark), --help still works and main()
+# says what is missing.
+MISSING_EXTRA = None
+try:
+    from pyspark.sql import functions as F
+
+    from zaqar_delay.pipeline import pictures
+    from zaqar_delay.pipeline import schemas
+    from zaqar_delay.pipeline.transforms import audit as transform
+    from zaqar_delay.pipeline.transforms import history as history_transform
+except ImportError as exc:
+    if not (exc.name or '').startswith('pyspark'):
+        raise
+    MISSING_EXTRA = exc
 
 
 def run(spark, snapshot, out_dir, hours=24.0, now=None):
@@ -183,6 +192,11 @@ def _read(spark, paths, fmt, schema, columns):
 
 def main(argv=None, out=sys.stdout):
     args = parser().parse_args(argv)
+    if MISSING_EXTRA:
+        sys.stderr.write('zaqar-delay-audit: needs the pipeline extra '
+                         '(pip install \'zaqar-delay[pipeline]\'): %s\n'
+                         % MISSING_EXTRA)
+        return 1
     if not args.snapshot and not args.history:
         parser().error('give a snapshot, --history, or both')
     if args.hours <= 0:

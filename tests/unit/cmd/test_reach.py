@@ -1,0 +1,60 @@
+"""Which stores a command checks before it loads them."""
+
+import os
+
+import fixtures
+import testtools
+
+from zaqar_delay.cmd import reach
+
+CONF = """[DEFAULT]
+pooling = {pooling}
+[drivers]
+message_store = {store}
+management_store = redis
+[drivers:message_store:redis]
+uri = redis://127.0.0.1:7001?dbid=0
+[drivers:message_store:mongodb]
+uri = mongodb://zaqar:s3cret@db.example:27017
+[drivers:message_store:swift]
+auth_url = http://keystone.example/v3
+[drivers:management_store:redis]
+uri = redis://127.0.0.1:7002?dbid=1
+"""
+
+
+class StoresTest(testtools.TestCase):
+
+    def stores(self, store='redis.delay', pooling=False, **kwargs):
+        folder = self.useFixture(fixtures.TempDir()).path
+        path = os.path.join(folder, 'zaqar.conf')
+        with open(path, 'w') as f:
+            f.write(CONF.format(store=store, pooling=pooling))
+        return reach.stores(reach.zaqar_conf([path]), **kwargs)
+
+    def test_the_message_and_management_stores(self):
+        self.assertEqual(
+            [('message store (mongodb.delay)', 'mongodb',
+              'mongodb://zaqar:s3cret@db.example:27017'),
+             ('management store (redis)', 'redis',
+              'redis://127.0.0.1:7002?dbid=1')],
+            self.stores('mongodb.delay'))
+
+    def test_pooled_the_management_store_only(self):
+        self.assertEqual(['management store (redis)'],
+                         [role for role, _, _ in self.stores(pooling=True)])
+
+    def test_swift_is_checked_at_its_keystone(self):
+        self.assertEqual(('swift', 'http://keystone.example/v3'),
+                         self.stores('swift.delay')[0][1:])
+
+    def test_a_uri_given_is_the_one_store(self):
+        self.assertEqual([('store', 'redis', 'redis://h:1')], self.stores(
+            uri='redis://h:1', backend='redis'))
+
+    def test_a_password_is_not_shown(self):
+        self.assertEqual('mongodb://zaqar:***@db.example:27017',
+                         reach.hidden('mongodb://zaqar:s3cret@db.example:'
+                                      '27017'))
+        self.assertEqual('redis://h:1?dbid=0',
+                         reach.hidden('redis://h:1?dbid=0'))

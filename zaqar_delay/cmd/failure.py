@@ -1,0 +1,62 @@
+"""How a console command ends when it cannot do what it was asked.
+
+One line on stderr, ``<command>: <what happened>``, and exit status 1,
+or 2 for arguments that cannot work together (as argparse exits). A
+missing or unreadable config file, a store that cannot be reached or
+loaded, and a ``Failure`` raised by the command itself end that way;
+anything else is a bug and keeps its traceback (doc/source/admin.rst).
+"""
+
+import re
+import sys
+
+from oslo_config import cfg
+import pymongo.errors
+import redis.exceptions
+from zaqar.common import errors as zaqar_errors
+from zaqar.storage import errors as storage_errors
+
+
+class Failure(Exception):
+    """Raised when a command cannot go on; its text is the line printed."""
+
+    status = 1
+
+
+class UsageFailure(Failure):
+    """Raised when the arguments given cannot work together."""
+
+    status = 2
+
+
+# What a store that does not answer raises, through Zaqar's drivers or
+# the clients a command makes itself.
+UNREACHABLE = (redis.exceptions.ConnectionError,
+               redis.exceptions.TimeoutError,
+               pymongo.errors.ConnectionFailure,
+               storage_errors.ConnectionError,
+               ConnectionError)
+
+
+def brief(exc):
+    """The first line of ``exc``'s text, without pymongo's topology
+    description."""
+    text = (str(exc) or type(exc).__name__).strip().splitlines()[0]
+    return re.split(r' \(configured timeouts|, Timeout: ', text)[0]
+
+
+def run(prog, func, *args, err=None):
+    """``func(*args)``'s exit status; a failure (see the module
+    docstring) is written to ``err`` (stderr) as one line."""
+    try:
+        return func(*args)
+    except Failure as exc:
+        failure = exc
+    except cfg.Error as exc:
+        failure = Failure(brief(exc))
+    except zaqar_errors.InvalidDriver as exc:
+        failure = Failure('cannot load the store: %s' % brief(exc))
+    except UNREACHABLE as exc:
+        failure = Failure('cannot reach the store: %s' % brief(exc))
+    (err or sys.stderr).write('%s: %s\n' % (prog, failure))
+    return failure.status
