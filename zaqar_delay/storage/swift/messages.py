@@ -54,14 +54,15 @@ class MessageController(upstream_messages.MessageController):
     ``X-Delete-At`` its expiry), named by an id that sorts by posting time,
     so ``swift`` can read the store. Each queue also has these containers
     of entries (``zaqar_delay_<kind>:<queue>:<project>``), each expiring
-    with its message:
+    with its message (``<due ms>``: the due time in 13 digits of
+    milliseconds):
 
     ================  ===========================  =======================
     Kind              Entry name (content)         Holds
     ================  ===========================  =======================
     ``ready``         ``<id>``                     due and not claimed
     ``waiting``       ``<id>``                     not due yet
-    ``due``           ``<due>.<expires>.<id>``     not due yet
+    ``due``           ``<due ms>.<expires>.<id>``  not due yet
     ``claim_expiry``  ``<claim exp>-<claim id>``   held by a claim
                       (JSON ``{<id>: [<expires>,
                       <backoff>]}``)
@@ -109,17 +110,19 @@ class MessageController(upstream_messages.MessageController):
 
     def ready_view(self, queue, project=None):
         """Make ready what came due and what ended claims held, then
-        return (the queue's ``index.Index``, now by Zaqar's clock in whole
-        seconds, read before promoting). Promotion
+        return (the queue's ``index.Index``, now by the driver's clock in
+        whole seconds, read before promoting). Promotion
         (``promotion.Promotion.promote``) lists ``due`` and
-        ``claim_expiry`` up to now at once (two requests) and moves at
-        most ``[delay] promote_batch_size`` entries of each; it makes no
-        request when another thread of this process is promoting the
-        queue, or when this process caught up on it in the same second."""
+        ``claim_expiry`` at once (two requests), judged by
+        ``driver.now_ms()``, and moves at most ``[delay]
+        promote_batch_size`` entries of each; it makes no request when
+        another thread of this process is promoting the queue, or when
+        this process caught up on it and nothing it listed has come due
+        since."""
         index = self.index(queue, project)
-        now = timeutils.utcnow_ts()
+        now = self.driver.now_ms()
         self._promotion.promote(index, now)
-        return index, now
+        return index, int(now)
 
     def found(self, queue, message_id, project=None):
         """(headers, body) of a message object, its body the JSON
@@ -282,6 +285,11 @@ class MessageController(upstream_messages.MessageController):
             due = content.get('delay_expires', 0)
             entries += [(idx.READY, mid), (idx.WAITING, mid),
                         (idx.DUE, idx.timed(due, expires, mid))]
+            if isinstance(due, int):
+                # Posted by an earlier version: its entry may be named in
+                # whole seconds.
+                entries.append((idx.DUE, idx.legacy_timed(due, expires,
+                                                          mid)))
         deletes = [lambda kind=kind, name=name: index.delete(kind, name)
                    for kind, name in entries]
         if held is not None:
