@@ -29,7 +29,10 @@ class Helpers:
 
     def setUp(self):
         super().setUp()
-        timeutils.set_time_override()
+        # Half a second into the current second: due times to the
+        # millisecond are then exactly the posting time plus the delay.
+        timeutils.set_time_override(
+            timeutils.utcnow().replace(microsecond=500000))
         self.addCleanup(timeutils.clear_time_override)
         self.messages = self.driver.message_controller
         self.claims = self.driver.claim_controller
@@ -312,6 +315,19 @@ class DelayBehaviour(Helpers):
         counts = self.stats_of(self.queue, PROJECT)
         self.assertEqual((0, 3), (counts['delayed'], counts['free']))
         self.assertNotIn('next_due', counts)
+
+    # due times to the millisecond
+
+    def test_a_message_is_due_at_its_millisecond_not_before(self):
+        timeutils.set_time_override(
+            timeutils.utcnow().replace(microsecond=250000))
+        (mid,) = self.post(1)
+        timeutils.advance_time_delta(datetime.timedelta(milliseconds=999))
+        self.assertEqual([], self.list_ids()[0])
+        self.assertEqual([], self.claim()[1])
+        timeutils.advance_time_delta(datetime.timedelta(milliseconds=1))
+        self.assertEqual([mid], self.list_ids()[0])
+        self.assertEqual([mid], self.claim()[1])
 
     # isolation
 

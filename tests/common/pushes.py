@@ -32,8 +32,10 @@ class PendingPushes:
 
     def setUp(self):
         super().setUp()
-        # Zaqar's clock stands still: due times are exactly now + delay.
-        timeutils.set_time_override(timeutils.utcnow())
+        # Zaqar's clock stands still at a whole second: due times are
+        # exactly now + delay.
+        timeutils.set_time_override(
+            timeutils.utcnow().replace(microsecond=0))
         self.addCleanup(timeutils.clear_time_override)
         self.queues.create('q', project=PROJECT)
         self.queues.set_metadata('q', {'_default_message_delay': 60},
@@ -55,6 +57,17 @@ class PendingPushes:
         taken = self.store.take(now + 9, 10, 30)
         self.assertEqual([(PROJECT, 'q', ids[0]), (PROJECT, 'q', ids[2])],
                          [p[:3] for p in taken])
+
+    def test_a_push_is_due_at_its_millisecond_not_before(self):
+        timeutils.set_time_override(
+            timeutils.utcnow().replace(microsecond=250000))
+        posted = timeutils.utcnow_ts(microsecond=True)
+        (mid,) = self.post(1)
+        self.assertEqual(posted + 1, self.store.next_due())
+        self.assertEqual([], self.store.take(posted + 0.999, 10, 30))
+        (taken,) = self.store.take(posted + 1, 10, 30)
+        self.assertEqual((mid, posted + 1), (taken.message_id, taken.due))
+        self.store.done([taken])
 
     def test_dotted_queue_names_and_odd_project_ids_come_back_whole(self):
         for queue, project in self.names:

@@ -10,6 +10,7 @@ from zaqar.storage import errors
 from zaqar.storage.swift import messages as upstream_messages
 from zaqar.storage import utils as s_utils
 
+from zaqar_delay import delay as due_times
 from zaqar_delay.history import events
 from zaqar_delay.storage import common
 from zaqar_delay.storage.swift import dedup
@@ -54,8 +55,8 @@ class MessageController(upstream_messages.MessageController):
     ``X-Delete-At`` its expiry), named by an id that sorts by posting time,
     so ``swift`` can read the store. Each queue also has these containers
     of entries (``zaqar_delay_<kind>:<queue>:<project>``), each expiring
-    with its message (``<due ms>``: the due time in 13 digits of
-    milliseconds):
+    with its message (``delay_expires`` and ``<due ms>``: the due time to
+    the ms, ``doc/source/swift.rst``, "Due times"):
 
     ================  ===========================  =======================
     Kind              Entry name (content)         Holds
@@ -157,11 +158,12 @@ class MessageController(upstream_messages.MessageController):
         None, history ttl ``keep``) and its entries, then its ``posted``
         event when ``keep``; the id that answers it."""
         index = self.index(queue, project)
-        stamp, now = time.time(), timeutils.utcnow_ts()
+        stamp, clock = time.time(), self.driver.clock()
+        now, due = int(clock), due_times.due_at(clock, delay)
         expires = now + msg['ttl']
         content = {'body': msg.get('body', {}), 'claim_id': None,
                    'ttl': msg['ttl'], 'claim_count': 0,
-                   'delay_expires': now + delay}
+                   'delay_expires': due}
         if keep:
             content[history.KEY] = keep
         if self.driver.conf.enable_checksum:
@@ -169,8 +171,7 @@ class MessageController(upstream_messages.MessageController):
         if self.driver.pushes and not found:
             # Before the message: a crash between the two leaves a push
             # of nothing, which a dispatcher drops.
-            pushes.record(self._client, now + delay, expires, mid, queue,
-                          project)
+            pushes.record(self._client, due, expires, mid, queue, project)
         objects.put(
             self._client, upstream.message_container(queue, project), mid,
             jsonutils.dumps(content), expires,
@@ -183,25 +184,26 @@ class MessageController(upstream_messages.MessageController):
             if held != mid:     # a live message answers for it, findable
                 parallel.together(
                     lambda: self._delete(queue, mid, project),
-                    lambda: dedup.findable(index, held, holder, now))
+                    lambda: dedup.findable(index, held, holder,
+                                           self.driver.now_ms()))
                 return held
             if self.driver.pushes:
                 # Only once the post owns its dedup key: a duplicate is
                 # never pushed. A crash just before loses this push.
-                pushes.record(self._client, now + delay, expires, mid,
-                              queue, project)
+                pushes.record(self._client, due, expires, mid, queue,
+                              project)
         if delay:
             # ``due`` first: promotion finds a message through it; a
             # ``waiting`` entry without it would count as delayed and
             # never come due.
-            index.put(idx.DUE, idx.timed(now + delay, expires, mid), expires)
+            index.put(idx.DUE, idx.timed(due, expires, mid), expires)
             index.put(idx.WAITING, mid, expires)
         else:
             index.put(idx.READY, mid, expires)
         # Once the message is findable: a crash before loses this event.
         history.record(self._client, queue, project, keep, mid,
                        events.POSTED, now, stamp, ttl=str(msg['ttl']),
-                       delay=str(delay), due=str(now + delay),
+                       delay=str(delay), due=str(due),
                        dedup=found.digest if found else '',
                        body=content['body'])
         return mid

@@ -10,6 +10,7 @@ import threading
 
 from oslo_serialization import jsonutils
 
+from zaqar_delay import delay
 from zaqar_delay.history import events
 from zaqar_delay.storage.swift import history
 from zaqar_delay.storage.swift import index as idx
@@ -101,10 +102,11 @@ class Promotion:
     @staticmethod
     def _give_back(index, mid, ended, expires, wait, now, held):
         """Make a message whose claim ended ready, or waiting out its
-        retry backoff; then delete its expired lock ``held``, if any."""
-        if ended + wait > now:      # its retry backoff
-            index.put(idx.DUE, idx.timed(ended + wait, expires, mid),
-                      expires)
+        retry backoff (from ``ended``, the claim's expiry); then delete
+        its expired lock ``held``, if any."""
+        due = delay.due_at(ended, wait)
+        if due > now:      # its retry backoff
+            index.put(idx.DUE, idx.timed(due, expires, mid), expires)
             index.put(idx.WAITING, mid, expires)
         else:
             index.put(idx.READY, mid, expires)
