@@ -322,6 +322,19 @@ class DelayBehaviour(Helpers):
         self.assertEqual((0, 3), (counts['delayed'], counts['free']))
         self.assertNotIn('next_due', counts)
 
+    # due times to the millisecond
+
+    def test_a_message_is_due_at_its_millisecond_not_before(self):
+        timeutils.set_time_override(
+            timeutils.utcnow().replace(microsecond=250000))
+        (mid,) = self.post(1)
+        timeutils.advance_time_delta(datetime.timedelta(milliseconds=999))
+        self.assertEqual([], self.list_ids()[0])
+        self.assertEqual([], self.claim()[1])
+        timeutils.advance_time_delta(datetime.timedelta(milliseconds=1))
+        self.assertEqual([mid], self.list_ids()[0])
+        self.assertEqual([mid], self.claim()[1])
+
     # isolation
 
     def test_projects_do_not_see_each_others_messages(self):

@@ -4,6 +4,8 @@ Mixed in like ``behaviour.DelayBehaviour`` (whose helpers it uses); the
 clock is Zaqar's, overridden: no test sleeps for a backoff.
 """
 
+import datetime
+
 from oslo_utils import timeutils
 
 from tests.common import behaviour
@@ -40,6 +42,17 @@ class RetryBehaviour(behaviour.Helpers):
         for wait in (1, 2, 4, 5, 5):
             self.release(claim_id)
             claim_id = self.comes_back_after(mid, wait)
+
+    def test_a_released_message_backs_off_to_the_millisecond(self):
+        self.set_backoff(initial=2)
+        (mid,) = self.post(0)
+        claim_id, _ = self.claim(ttl=30)
+        timeutils.advance_time_delta(datetime.timedelta(milliseconds=125))
+        self.release(claim_id)
+        timeutils.advance_time_delta(datetime.timedelta(milliseconds=1999))
+        self.assertEqual([], self.claim()[1])
+        timeutils.advance_time_delta(datetime.timedelta(milliseconds=1))
+        self.assertEqual([mid], self.claim()[1])
 
     def test_expired_claims_back_off_from_their_expiry(self):
         self.set_backoff(initial=10, factor=3, max=900)

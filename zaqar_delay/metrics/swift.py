@@ -35,7 +35,8 @@ def queues(data, control, cache, pool=''):
 
 
 def read(data, named, now):
-    """{(project, queue): QueueStats} of ``named`` queues at ``now``;
+    """{(project, queue): QueueStats} of ``named`` queues at ``now``
+    (unix seconds; due times are judged to the ms);
     ``parallel.WORKERS`` queues are read at once."""
     named = list(named)
     return dict(zip(named, parallel.each(
@@ -65,10 +66,10 @@ def _one(data, queue, project, now):
     ready = _count(client, name(idx.READY))
     waiting = _count(client, name(idx.WAITING))
     locked = _count(client, name(idx.LOCK))
-    up_to_now = '%010d' % (now + 1)
-    due = _names(client, name(idx.DUE), end_marker=up_to_now, limit=LISTED)
-    later = _names(client, name(idx.DUE), marker='%010d.~' % now, limit=1)
-    ended = _names(client, name(idx.CLAIM_EXPIRY), end_marker=up_to_now,
+    edge = idx.due_until(now)
+    due = _names(client, name(idx.DUE), end_marker=edge, limit=LISTED)
+    later = _names(client, name(idx.DUE), marker=edge, limit=1)
+    ended = _names(client, name(idx.CLAIM_EXPIRY), end_marker=idx.until(now),
                    limit=1)
     first = _names(client, name(idx.READY), limit=1)
     since = []

@@ -1,7 +1,8 @@
 """The per-queue reads of the metrics readers (``zaqar_delay.metrics``
-``redis`` and ``mongodb``) on real stores, with Zaqar's clock frozen:
-messages that came due, and claims that ended, before any claim or list
-promoted them count as ready, from when they became so."""
+``redis``, ``mongodb`` and ``swift``) on real stores, with Zaqar's
+clock frozen: messages that came due, and claims that ended, before
+any claim or list promoted them count as ready, from when they became
+so."""
 
 import datetime
 
@@ -12,9 +13,11 @@ from tests.common import behaviour
 from tests.common import recording
 from tests.fixtures import mongodb_store
 from tests.fixtures import redis_store
+from tests.fixtures import swift_store
 from zaqar_delay.metrics import families
 from zaqar_delay.metrics import mongodb
 from zaqar_delay.metrics import redis
+from zaqar_delay.metrics import swift
 
 PROJECT = behaviour.PROJECT
 
@@ -111,3 +114,46 @@ class MongoQueueReadsTest(QueueReads, mongodb_store.DelayTestBase):
         # first ready message and the next due.
         self.assertEqual(['count_documents'] * 4 + ['find_one'] * 2,
                          self.requests_of_a_read())
+
+
+class SwiftQueueReadsTest(QueueReads, swift_store.DelayTestBase):
+    reader = swift
+
+    def setUp(self):
+        super().setUp()
+        # The shared reads post at a whole second: their due times are
+        # the same in whole seconds and to the millisecond.
+        timeutils.set_time_override(
+            timeutils.utcnow().replace(microsecond=0))
+
+    def test_due_and_ended_before_any_promotion(self):
+        start = timeutils.utcnow_ts()
+        self.post(10, 10, 0, 0)
+        self.assertEqual(2, len(self.claim(ttl=60)[1]))
+        timeutils.advance_time_seconds(5)
+        self.assertEqual(families.QueueStats(
+            delayed=2, ready=0, claimed=2, available_since=None,
+            next_due=start + 10), self.read())
+        timeutils.advance_time_seconds(56)
+        # Due at +10, claim ended at +60: the messages that came due
+        # count as ready; those of the claim as claimed until a claim or
+        # list gives them back (their locks are the claimed count).
+        self.assertEqual(families.QueueStats(
+            delayed=0, ready=2, claimed=2, available_since=start + 10,
+            next_due=None), self.read())
+
+    def read_at(self, now):
+        name = (PROJECT, self.queue)
+        return self.reader.read(self.driver, [name], now)[name]
+
+    def test_due_to_the_millisecond(self):
+        timeutils.set_time_override(
+            timeutils.utcnow().replace(microsecond=250000))
+        due = timeutils.utcnow_ts(microsecond=True) + 1
+        self.post(1)
+        self.assertEqual(families.QueueStats(
+            delayed=1, ready=0, claimed=0, available_since=None,
+            next_due=due), self.read_at(due - 0.001))
+        self.assertEqual(families.QueueStats(
+            delayed=0, ready=1, claimed=0, available_since=due,
+            next_due=None), self.read_at(due))

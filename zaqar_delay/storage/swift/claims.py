@@ -11,6 +11,7 @@ from zaqar.storage import errors
 from zaqar.storage.swift import claims as upstream_claims
 
 from zaqar_delay import deadletter as dead_letters
+from zaqar_delay import delay
 from zaqar_delay.history import events
 from zaqar_delay import retry
 from zaqar_delay.storage.swift import deadletter
@@ -371,22 +372,23 @@ class ClaimController(upstream_claims.ClaimController):
             return
         msg_ctrl = self.driver.message_controller
         index = msg_ctrl.index(queue, project)
-        now = timeutils.utcnow_ts()
+        clock = self.driver.clock()
+        now = int(clock)
         for mid, held, headers, body in self._held(queue, project, index,
                                                    claim_id, ids, now):
             msg = jsonutils.loads(body)
             msg['claim_id'] = None
             wait = msg.pop('retry_backoff', 0)
             if wait:
-                msg['delay_expires'] = now + wait
+                msg['delay_expires'] = delay.due_at(clock, wait)
             msg_expires = int(headers['x-delete-at'])
             # Its entries before the message drops the claim id: until
             # then, the claim's expiry entry gives it back; the live lock
             # keeps other claims off it until it goes, last.
             if wait:
                 index.put(idx.WAITING, mid, msg_expires)
-                index.put(idx.DUE, idx.timed(now + wait, msg_expires, mid),
-                          msg_expires)
+                index.put(idx.DUE, idx.timed(msg['delay_expires'],
+                                             msg_expires, mid), msg_expires)
             else:
                 index.put(idx.READY, mid, msg_expires)
             objects.put(

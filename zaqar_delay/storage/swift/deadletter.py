@@ -4,6 +4,7 @@ more than its queue's ``_max_claim_count`` times goes to its
 
 from oslo_serialization import jsonutils
 
+from zaqar_delay import delay
 from zaqar_delay.history import events
 from zaqar_delay.storage.swift import history
 from zaqar_delay.storage.swift import index as idx
@@ -26,7 +27,7 @@ def move(client, messages, taking, policy, mid, msg, client_id):
     keep = history.keeps(msg)
     msg.pop(history.KEY, None)
     ttl = policy.ttl or msg['ttl']
-    msg.update(claim_id=None, ttl=ttl, delay_expires=now)
+    msg.update(claim_id=None, ttl=ttl, delay_expires=delay.due_at(now, 0))
     objects.put(
         client, upstream.message_container(dlq, project), mid,
         jsonutils.dumps(msg), now + ttl, content_type='application/json',

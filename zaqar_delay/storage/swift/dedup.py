@@ -66,23 +66,24 @@ def hold(client, queue, project, dedup, message_id, now, find):
 def findable(index, message_id, found, now):
     """Make the message that answers a dedup value findable again: write
     the index entries its post writes (``due`` then ``waiting`` while it
-    is delayed, else ``ready``), from its object ``found`` (headers,
-    body: its ``delay_expires`` and ``X-Delete-At``), unless a claim has
-    taken it (its ``claim_count``): a claimed message was found through
-    its entries, which are its claim's to give back. A post that died
-    after ``hold`` and before its own writes left its message in no
-    index, holding the value: every retry would be answered by a message
-    nobody can claim. Entries are named by the message, so writing one
-    that is there changes nothing; one written after an acknowledged
-    delete names a message that is gone, which a claim drops. One PUT
-    (two, one after the other, for a delayed message).
+    is delayed at ``now``, to the ms, else ``ready``), from its object
+    ``found`` (headers, body: its ``delay_expires`` and ``X-Delete-At``),
+    unless a claim has taken it (its ``claim_count``): a claimed message
+    was found through its entries, which are its claim's to give back. A
+    post that died after ``hold`` and before its own writes left its
+    message in no index, holding the value: every retry would be
+    answered by a message nobody can claim. Entries are named by the
+    message, so writing one that is there changes nothing; one written
+    after an acknowledged delete names a message that is gone, which a
+    claim drops. One PUT (two, one after the other, for a delayed
+    message).
     """
     headers, body = found
     content = jsonutils.loads(body)
     if content.get('claim_count') or content.get('claim_id'):
         return
     expires = int(headers['x-delete-at'])
-    due = int(content.get('delay_expires') or 0)
+    due = content.get('delay_expires') or 0
     if due > now:
         index.put(idx.DUE, idx.timed(due, expires, message_id), expires)
         index.put(idx.WAITING, message_id, expires)

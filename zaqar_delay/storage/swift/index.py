@@ -12,6 +12,7 @@ import zlib
 
 from oslo_serialization import jsonutils
 
+from zaqar_delay import delay
 from zaqar_delay.storage.swift import idtime
 from zaqar_delay.storage.swift import locks
 from zaqar_delay.storage.swift import objects
@@ -19,7 +20,7 @@ from zaqar_delay.storage.swift import responses
 
 READY = 'ready'                # <id>: due and not claimed
 WAITING = 'waiting'            # <id>: not due yet
-DUE = 'due'                    # <due>.<expires>.<id>: not due yet
+DUE = 'due'                    # <due ms>.<expires>.<id>: not due yet
 CLAIM_EXPIRY = 'claim_expiry'  # <claim expires>-<claim id>: held by it
 LOCK = 'lock'                  # <id>, content the claim id: held
 DEDUP = 'dedup'                # <digest>, content the message id
@@ -50,15 +51,21 @@ def container(kind, queue, project):
     return 'zaqar_delay_%s:%s:%s' % (kind, queue, project)
 
 
-def timed(when, expires, message_id):
-    """The name of a DUE or CLAIM_EXPIRY entry."""
-    return '%010d.%010d.%s' % (when, expires, message_id)
+def timed(due, expires, message_id):
+    """The name of a DUE entry (or a pending push's): ``due`` (unix
+    seconds, to the ms) as 13 digits of milliseconds, then ``expires``
+    (whole seconds) and the id. How these names sort beside the
+    whole-second ones of earlier versions: ``doc/source/swift.rst``."""
+    return '%013d.%010d.%s' % (round(due * 1000), expires, message_id)
 
 
 def untimed(name):
-    """(when, expires, message id) of a DUE or CLAIM_EXPIRY entry."""
+    """(due, expires, message id) of a DUE entry: the due time in
+    seconds, to the ms (13 digits) or whole (10 digits: an entry of an
+    earlier version, or of CLAIM_EXPIRY's earlier layout)."""
     when, expires, message_id = name.split('.', 2)
-    return int(when), int(expires), message_id
+    due = int(when) / 1000 if len(when) > 10 else int(when)
+    return due, int(expires), message_id
 
 
 def claim_ends(claim_expires, claim_id):
@@ -119,15 +126,31 @@ def legacy_held(name):
     return when, expires, message_id, int(wait or 0)
 
 
+def legacy_timed(when, expires, message_id):
+    """The name of a DUE entry that earlier versions wrote, with a whole
+    second ``when`` (and of a CLAIM_EXPIRY entry of the earlier
+    layout)."""
+    return '%010d.%010d.%s' % (when, expires, message_id)
+
+
 def legacy_held_until(claim_expires, expires, message_id, wait=0):
     """The name of a CLAIM_EXPIRY entry of the earlier layout."""
-    name = timed(claim_expires, expires, message_id)
+    name = legacy_timed(claim_expires, expires, message_id)
     return '%s.%d' % (name, wait) if wait else name
 
 
 def until(now):
-    """``end_marker`` that lists the timed entries with when <= now."""
-    return '%010d' % (now + 1)
+    """``end_marker`` that lists the CLAIM_EXPIRY entries (whole
+    seconds) that ended by ``now``."""
+    return '%010d' % (int(now) + 1)
+
+
+def due_until(now):
+    """The name between the DUE entries (and pending pushes) due by
+    ``now`` and those due after: as ``end_marker``, a listing gives the
+    first (whole-second names of earlier versions too); as ``marker``,
+    the others. ``now`` is judged to the ms (``delay.floor_ms``)."""
+    return '%013d.~' % round(delay.floor_ms(now) * 1000)
 
 
 class Index:

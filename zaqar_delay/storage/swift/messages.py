@@ -10,6 +10,7 @@ from zaqar.storage import errors
 from zaqar.storage.swift import messages as upstream_messages
 from zaqar.storage import utils as s_utils
 
+from zaqar_delay import delay as due_times
 from zaqar_delay.history import events
 from zaqar_delay.storage import common
 from zaqar_delay.storage.swift import dedup
@@ -54,14 +55,15 @@ class MessageController(upstream_messages.MessageController):
     ``X-Delete-At`` its expiry), named by an id that sorts by posting time,
     so ``swift`` can read the store. Each queue also has these containers
     of entries (``zaqar_delay_<kind>:<queue>:<project>``), each expiring
-    with its message:
+    with its message (``delay_expires`` and ``<due ms>``: the due time to
+    the ms, ``doc/source/swift.rst``, "Due times"):
 
     ================  ===========================  =======================
     Kind              Entry name (content)         Holds
     ================  ===========================  =======================
     ``ready``         ``<id>``                     due and not claimed
     ``waiting``       ``<id>``                     not due yet
-    ``due``           ``<due>.<expires>.<id>``     not due yet
+    ``due``           ``<due ms>.<expires>.<id>``  not due yet
     ``claim_expiry``  ``<claim exp>-<claim id>``   held by a claim
                       (JSON ``{<id>: [<expires>,
                       <backoff>]}``)
@@ -109,17 +111,19 @@ class MessageController(upstream_messages.MessageController):
 
     def ready_view(self, queue, project=None):
         """Make ready what came due and what ended claims held, then
-        return (the queue's ``index.Index``, now by Zaqar's clock in whole
-        seconds, read before promoting). Promotion
+        return (the queue's ``index.Index``, now by the driver's clock in
+        whole seconds, read before promoting). Promotion
         (``promotion.Promotion.promote``) lists ``due`` and
-        ``claim_expiry`` up to now at once (two requests) and moves at
-        most ``[delay] promote_batch_size`` entries of each; it makes no
-        request when another thread of this process is promoting the
-        queue, or when this process caught up on it in the same second."""
+        ``claim_expiry`` at once (two requests), judged by
+        ``driver.now_ms()``, and moves at most ``[delay]
+        promote_batch_size`` entries of each; it makes no request when
+        another thread of this process is promoting the queue, or when
+        this process caught up on it and nothing it listed has come due
+        since."""
         index = self.index(queue, project)
-        now = timeutils.utcnow_ts()
+        now = self.driver.now_ms()
         self._promotion.promote(index, now)
-        return index, now
+        return index, int(now)
 
     def found(self, queue, message_id, project=None):
         """(headers, body) of a message object, its body the JSON
@@ -154,11 +158,12 @@ class MessageController(upstream_messages.MessageController):
         None, history ttl ``keep``) and its entries, then its ``posted``
         event when ``keep``; the id that answers it."""
         index = self.index(queue, project)
-        stamp, now = time.time(), timeutils.utcnow_ts()
+        stamp, clock = time.time(), self.driver.clock()
+        now, due = int(clock), due_times.due_at(clock, delay)
         expires = now + msg['ttl']
         content = {'body': msg.get('body', {}), 'claim_id': None,
                    'ttl': msg['ttl'], 'claim_count': 0,
-                   'delay_expires': now + delay}
+                   'delay_expires': due}
         if keep:
             content[history.KEY] = keep
         if self.driver.conf.enable_checksum:
@@ -166,8 +171,7 @@ class MessageController(upstream_messages.MessageController):
         if self.driver.pushes and not found:
             # Before the message: a crash between the two leaves a push
             # of nothing, which a dispatcher drops.
-            pushes.record(self._client, now + delay, expires, mid, queue,
-                          project)
+            pushes.record(self._client, due, expires, mid, queue, project)
         objects.put(
             self._client, upstream.message_container(queue, project), mid,
             jsonutils.dumps(content), expires,
@@ -180,25 +184,26 @@ class MessageController(upstream_messages.MessageController):
             if held != mid:     # a live message answers for it, findable
                 parallel.together(
                     lambda: self._delete(queue, mid, project),
-                    lambda: dedup.findable(index, held, holder, now))
+                    lambda: dedup.findable(index, held, holder,
+                                           self.driver.now_ms()))
                 return held
             if self.driver.pushes:
                 # Only once the post owns its dedup key: a duplicate is
                 # never pushed. A crash just before loses this push.
-                pushes.record(self._client, now + delay, expires, mid,
-                              queue, project)
+                pushes.record(self._client, due, expires, mid, queue,
+                              project)
         if delay:
             # ``due`` first: promotion finds a message through it; a
             # ``waiting`` entry without it would count as delayed and
             # never come due.
-            index.put(idx.DUE, idx.timed(now + delay, expires, mid), expires)
+            index.put(idx.DUE, idx.timed(due, expires, mid), expires)
             index.put(idx.WAITING, mid, expires)
         else:
             index.put(idx.READY, mid, expires)
         # Once the message is findable: a crash before loses this event.
         history.record(self._client, queue, project, keep, mid,
                        events.POSTED, now, stamp, ttl=str(msg['ttl']),
-                       delay=str(delay), due=str(now + delay),
+                       delay=str(delay), due=str(due),
                        dedup=found.digest if found else '',
                        body=content['body'])
         return mid
@@ -282,6 +287,11 @@ class MessageController(upstream_messages.MessageController):
             due = content.get('delay_expires', 0)
             entries += [(idx.READY, mid), (idx.WAITING, mid),
                         (idx.DUE, idx.timed(due, expires, mid))]
+            if isinstance(due, int):
+                # Posted by an earlier version: its entry may be named in
+                # whole seconds.
+                entries.append((idx.DUE, idx.legacy_timed(due, expires,
+                                                          mid)))
         deletes = [lambda kind=kind, name=name: index.delete(kind, name)
                    for kind, name in entries]
         if held is not None:

@@ -10,6 +10,7 @@ import threading
 
 from oslo_serialization import jsonutils
 
+from zaqar_delay import delay
 from zaqar_delay.history import events
 from zaqar_delay.storage.swift import history
 from zaqar_delay.storage.swift import index as idx
@@ -17,7 +18,7 @@ from zaqar_delay.storage.swift import parallel
 from zaqar_delay.storage.swift import responses
 from zaqar_delay.storage.swift import upstream
 
-# How many queues a process remembers having promoted this second.
+# How many queues a process remembers having caught up on.
 CAUGHT_UP_QUEUES = 10000
 
 
@@ -32,44 +33,53 @@ class Promotion:
         self._client = client
         self._batch_size = batch_size
         self._promoting = set()     # queues a thread is promoting
-        self._caught_up = {}        # queue: second promotion caught up
+        self._caught_up = {}        # queue: when it may need it again
         self._promoting_lock = threading.Lock()
 
     def promote(self, index, now):
-        """Make ready what has come due and what expired claims held, at
-        most ``promote_batch_size`` of each; the two listings are read
-        at once, and the entries moved ``parallel.WORKERS`` at a time.
-        A queue that another thread of this process is promoting is
-        left to it, and so is one whose promotion in this process found
-        less than a batch of each in the same second of Zaqar's clock:
-        every entry is written to come due after the second it is
-        written in, so no new one can be due before the next second."""
+        """Make ready what has come due by ``now`` (unix seconds, to the
+        ms) and what expired claims held, at most ``promote_batch_size``
+        of each; the two listings are read at once, and the entries
+        moved ``parallel.WORKERS`` at a time. A queue that another
+        thread of this process is promoting is left to it, and so is one
+        whose promotion in this process found less than a batch of each,
+        until the first ``due`` entry it listed in the rest of that
+        second comes due, or the next second: every entry is written to
+        come due after the second it is written in."""
         with self._promoting_lock:
             if (index.name in self._promoting
-                    or self._caught_up.get(index.name) == now):
+                    or self._caught_up.get(index.name, now) > now):
                 return
             self._promoting.add(index.name)
-        caught_up = False
+        caught_up = None
         try:
             caught_up = self._batch(index, now)
         finally:
             with self._promoting_lock:
                 self._promoting.discard(index.name)
-                if caught_up:
+                if caught_up is not None:
                     if len(self._caught_up) > CAUGHT_UP_QUEUES:
                         self._caught_up.clear()
-                    self._caught_up[index.name] = now
+                    self._caught_up[index.name] = caught_up
 
     def _batch(self, index, now):
-        end, batch = idx.until(now), self._batch_size()
-        due, ended = parallel.together(
-            lambda: index.names(idx.DUE, end_marker=end, limit=batch),
-            lambda: index.names(idx.CLAIM_EXPIRY, end_marker=end,
-                                limit=batch))
+        """Promote once: when it caught up, the time it may be needed
+        again, else None. ``due`` is listed up to the next second, so
+        that what comes due later in ``now``'s second is known."""
+        second, batch = int(now), self._batch_size()
+        listed, ended = parallel.together(
+            lambda: index.names(idx.DUE, end_marker=idx.due_until(
+                second + 1), limit=batch),
+            lambda: index.names(idx.CLAIM_EXPIRY,
+                                end_marker=idx.until(second), limit=batch))
+        due_times = [idx.untimed(name)[0] for name in listed]
+        due = [name for name, at in zip(listed, due_times) if at <= now]
         parallel.each(lambda name: self._come_due(index, name), due)
         parallel.each(lambda name: self._claim_ended(index, name, now),
                       ended)
-        return len(due) < batch and len(ended) < batch
+        if len(listed) < batch and len(ended) < batch:
+            return min([at for at in due_times if at > now] + [second + 1])
+        return None
 
     @staticmethod
     def _come_due(index, name):
@@ -92,10 +102,11 @@ class Promotion:
     @staticmethod
     def _give_back(index, mid, ended, expires, wait, now, held):
         """Make a message whose claim ended ready, or waiting out its
-        retry backoff; then delete its expired lock ``held``, if any."""
-        if ended + wait > now:      # its retry backoff
-            index.put(idx.DUE, idx.timed(ended + wait, expires, mid),
-                      expires)
+        retry backoff (from ``ended``, the claim's expiry); then delete
+        its expired lock ``held``, if any."""
+        due = delay.due_at(ended, wait)
+        if due > now:      # its retry backoff
+            index.put(idx.DUE, idx.timed(due, expires, mid), expires)
             index.put(idx.WAITING, mid, expires)
         else:
             index.put(idx.READY, mid, expires)

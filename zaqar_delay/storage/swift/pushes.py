@@ -2,11 +2,12 @@
 
 Two containers per store, beside the queues' (see the message
 controller's docstring): ``zaqar_delay_pushes`` holds one zero-byte
-entry per pending push, ``<due>.<expires>.<message id>.<queue>.<project>``
-(listed in due order), written by a delayed post before its message and
-expiring with it; ``zaqar_delay_push_leases`` holds the lease of each
-push a dispatcher took, ``<message id>.<queue>.<project>`` (a
-``locks`` lock: content the taker, ``X-Delete-At`` the lease's end).
+entry per pending push, ``<due ms>.<expires>.<push>`` (``index.timed``;
+``<push>`` is ``<message id>/<queue>/<project>``, ``pending.name``),
+listed in due order, written by a post before its message and expiring
+with it; ``zaqar_delay_push_leases`` holds the lease of each push a
+dispatcher took, named ``<push>`` (a ``locks`` lock: content the taker,
+``X-Delete-At`` the lease's end).
 
 A dispatcher takes a due entry by winning its lease and moving the entry
 to the lease's end (written there, then deleted where it was): if the
@@ -48,7 +49,7 @@ WORKERS = 8     # pushes a take handles at once (Swift requests in flight)
 
 
 def record(client, due, expires, message_id, queue, project):
-    """Write the pending push of a message due at ``due``."""
+    """Write the pending push of a message due at ``due`` (to the ms)."""
     _put(client, idx.timed(due, expires,
                            pending.name(message_id, queue, project)), expires)
 
@@ -67,11 +68,12 @@ class Pushes:
         self._recorded = set()      # leases this one wrote delivered for
 
     def take(self, now, limit, lease):
-        """Up to ``limit`` due pushes, held for ``lease`` seconds, with
-        the subscribers recorded as delivered to: one listing, then five
-        requests per push taken, ``WORKERS`` pushes at a time."""
+        """Up to ``limit`` pushes due by ``now`` (unix seconds, judged to
+        the ms), held for ``lease`` seconds, with the subscribers
+        recorded as delivered to: one listing, then five requests per
+        push taken, ``WORKERS`` pushes at a time."""
         taker = uuid.uuid4().hex
-        entries = self._names(idx.until(now), limit)
+        entries = self._names(idx.due_until(now), limit)
         with futures.ThreadPoolExecutor(min(WORKERS, len(entries) or 1)) \
                 as pool:
             found = pool.map(

@@ -1,6 +1,8 @@
 """``swift.delay`` dedup posts cut short after taking their value: the
 message that answers the retries is findable, and claimed once."""
 
+import datetime
+
 import swiftclient
 
 from oslo_utils import timeutils
@@ -65,6 +67,16 @@ class SwiftDedupFaultTest(behaviour.Helpers, swift_store.DelayTestBase):
         self.assertEqual([], self.claim_all())      # not due yet
         self.assertEqual(1, self.stats_of(self.queue, PROJECT)['delayed'])
         timeutils.advance_time_seconds(31)
+        self.assertEqual([mid], self.claim_all())
+
+    def test_a_retry_in_the_second_its_answer_is_due_waits_for_its_ms(self):
+        self.cut_after_the_value(idx.DUE)
+        self.assertRaises(swiftclient.ClientException, self.send, 'a',
+                          delay=1)                  # due at +1.5 s
+        timeutils.advance_time_delta(datetime.timedelta(milliseconds=750))
+        (mid,) = self.send('a', delay=1)
+        self.assertEqual([], self.claim_all())      # not due yet
+        timeutils.advance_time_delta(datetime.timedelta(milliseconds=250))
         self.assertEqual([mid], self.claim_all())
 
     def test_a_retry_answered_by_a_claimed_message_does_not_free_it(self):

@@ -51,12 +51,27 @@ class SwiftPushesTest(common_pushes.PendingPushes,
         finds it gone once it wins the lease, and leaves it."""
         (mid,) = self.post(2)
         now = timeutils.utcnow_ts() + 2
-        (listed,) = self.store._names(idx.until(now), 10)
+        (listed,) = self.store._names(idx.due_until(now), 10)
         (first,) = self.store.take(now, 10, 30)
         self.store.done([first])
         self.assertFalse(self.store._delete(listed))
         self.store._names = lambda end_marker, limit: [listed]
         self.assertEqual([], self.store.take(now, 10, 30))
+
+    def test_whole_second_entries_of_earlier_versions_come_due_in_order(self):
+        old, new = self.post(60, 1)
+        now = timeutils.utcnow_ts()
+        (entry,) = [n for n in self.store._names(None, 10) if old in n]
+        _, expires, held = idx.untimed(entry)
+        pushes._put(self.driver.connection,
+                    '%010d.%010d.%s' % (now + 1, expires, held), expires)
+        self.store._delete(entry)
+        self.assertEqual([], self.store.take(now + 0.999, 10, 30))
+        taken = self.store.take(now + 1, 10, 30)
+        self.assertEqual([(old, now + 1), (new, now + 1)],
+                         [(p.message_id, p.due) for p in taken])
+        self.store.done(taken)
+        self.assertIsNone(self.store.next_due())
 
     def test_an_old_lease_does_not_end_a_new_one(self):
         self.post(2)

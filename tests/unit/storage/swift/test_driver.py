@@ -42,5 +42,6 @@ class NamesTest(testtools.TestCase):
     def test_timed_names_sort_by_time_and_list_up_to_now(self):
         name = index.timed(100, 900, 'm')
         self.assertEqual((100, 900, 'm'), index.untimed(name))
-        self.assertLess(name, index.until(100))
-        self.assertGreater(index.timed(101, 0, 'm'), index.until(100))
+        self.assertLess(name, index.due_until(100))
+        self.assertGreater(index.timed(100.001, 0, 'm'),
+                           index.due_until(100))

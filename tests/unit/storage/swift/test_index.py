@@ -33,6 +33,34 @@ class ClaimExpiryNamesTest(testtools.TestCase):
         self.assertEqual(held, idx.held_of(idx.holdings(held)))
 
 
+class DueNamesTest(testtools.TestCase):
+
+    def test_a_due_name_keeps_the_millisecond(self):
+        name = idx.timed(1790000001.25, 1790000600, 'm')
+        self.assertEqual('1790000001250.1790000600.m', name)
+        self.assertEqual((1790000001.25, 1790000600, 'm'), idx.untimed(name))
+        self.assertEqual(1790000001.007, idx.untimed(
+            idx.timed(1790000001.007, 1790000600, 'm'))[0])
+
+    def test_a_whole_second_name_of_earlier_versions_reads_as_seconds(self):
+        self.assertEqual((1790000001, 1790000600, 'm.q.p'),
+                         idx.untimed('1790000001.1790000600.m.q.p'))
+
+    def test_old_and_new_names_sort_by_due_time_and_list_up_to_now(self):
+        dues = [1790000000.999, 1790000001, 1790000001.0, 1790000001.001,
+                1790000001.5, 1790000001.999, 1790000002, 1790000002.001]
+        names = [('%010d.1790000600.m' % due) if isinstance(due, int)
+                 else idx.timed(due, 1790000600, 'm') for due in dues]
+        self.assertEqual(names, sorted(names))
+        for now in (1790000000.999, 1790000001, 1790000001.0004,
+                    1790000001.5, 1790000001.999, 1790000001.9999,
+                    1790000002):
+            edge = idx.due_until(now)
+            self.assertEqual(
+                [due <= int(now * 1000) / 1000 for due in dues],
+                [name < edge for name in names], now)
+
+
 class ShardTest(testtools.TestCase):
 
     def test_ids_of_one_second_share_a_shard(self):
