@@ -29,6 +29,9 @@ class SwiftWholeSecondDueTest(behaviour.Helpers, swift_store.DelayTestBase):
 
     def setUp(self):
         super().setUp()
+        # Half a second into a second: the posts below are due at +1.5.
+        timeutils.set_time_override(
+            timeutils.utcnow().replace(microsecond=500000))
         self.index = self.messages.index(self.queue, PROJECT)
         self.zero = timeutils.utcnow().replace(microsecond=0)
         self.start = int(timeutils.utcnow_ts())
