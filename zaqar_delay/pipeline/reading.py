@@ -11,25 +11,14 @@ import re
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
-FORMATS = ('parquet', 'csv', 'json')
+from zaqar_delay.pipeline import formats
+
 _CSV = {'header': True, 'mode': 'PERMISSIVE', 'multiLine': True,
         'escape': '"'}
 _CORRUPT = '_corrupt_record'    # Spark's column for a malformed line
 _HEADER_ERROR = re.compile(
     r'((?:CSV header|Number of column in CSV header).*?)\s*'
     r'CSV file: (\S+)', re.DOTALL)
-
-
-def guess_format(path):
-    """The format a path's extension names (``.jsonl`` is JSON lines)."""
-    name = path.rstrip('/').lower()
-    for ext, fmt in (('.parquet', 'parquet'), ('.csv', 'csv'),
-                     ('.jsonl', 'json'), ('.json', 'json'),
-                     ('.ndjson', 'json')):
-        if name.endswith(ext):
-            return fmt
-    raise ValueError('cannot tell the format of %s: give --format '
-                     '(parquet, csv or json)' % path)
 
 
 def read(spark, paths, fmt, text_schema, all_columns=False):
@@ -41,7 +30,7 @@ def read(spark, paths, fmt, text_schema, all_columns=False):
     ``all_columns``, also the others some line has (finding them is a
     pass over the input), as text.
     """
-    fmt = fmt or guess_format(paths[0])
+    fmt = fmt or formats.guess_format(paths[0])
     paths = list(paths)
     if fmt == 'parquet':
         return spark.read.parquet(*paths)

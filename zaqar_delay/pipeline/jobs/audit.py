@@ -29,7 +29,7 @@ import io
 import os
 import sys
 
-from zaqar_delay.pipeline import reading
+from zaqar_delay.pipeline import formats
 from zaqar_delay.pipeline import report
 from zaqar_delay.pipeline import session as spark_session
 
@@ -40,6 +40,7 @@ try:
     from pyspark.sql import functions as F
 
     from zaqar_delay.pipeline import pictures
+    from zaqar_delay.pipeline import reading
     from zaqar_delay.pipeline import schemas
     from zaqar_delay.pipeline.transforms import audit as transform
     from zaqar_delay.pipeline.transforms import history as history_transform
@@ -202,7 +203,7 @@ def main(argv=None, out=sys.stdout):
     if args.hours <= 0:
         parser().error('--hours must be more than 0')
     try:
-        formats = [args.format or reading.guess_format(paths[0])
+        formats = [args.format or formats.guess_format(paths[0])
                    for paths in (args.snapshot, args.history) if paths]
     except ValueError as exc:
         parser().error(str(exc))

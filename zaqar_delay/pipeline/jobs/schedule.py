@@ -33,9 +33,7 @@ import threading
 import time
 import uuid
 
-from pyspark import errors as spark_errors
-
-from zaqar_delay.pipeline import reading
+from zaqar_delay.pipeline import formats
 from zaqar_delay.pipeline import session as spark_session
 from zaqar_delay.pipeline import poster as zaqar_poster
 
@@ -43,6 +41,9 @@ from zaqar_delay.pipeline import poster as zaqar_poster
 # says what is missing.
 MISSING_EXTRA = None
 try:
+    from pyspark import errors as spark_errors
+
+    from zaqar_delay.pipeline import reading
     from zaqar_delay.pipeline import schemas
     from zaqar_delay.pipeline.transforms import schedule as transform
 except ImportError as exc:
@@ -151,7 +152,7 @@ def parser():
         'rows rejected (see the summary\'s folder); 2, a bad command line '
         'or input columns (nothing posted).')
     p.add_argument('inputs', nargs='+', help='input files or folders')
-    p.add_argument('--format', choices=reading.FORMATS,
+    p.add_argument('--format', choices=formats.FORMATS,
                    help='input format (default: from the extension)')
     p.add_argument('--url', default=os.environ.get('ZAQAR_URL'),
                    required='ZAQAR_URL' not in os.environ,
@@ -232,7 +233,7 @@ def main(argv=None, out=sys.stdout, err=sys.stderr):
         parser().error('--batch-size, --in-flight and --queue-delay must '
                        'be at least 1 and --max-post-bytes at least 64')
     try:
-        args.format = args.format or reading.guess_format(args.inputs[0])
+        args.format = args.format or formats.guess_format(args.inputs[0])
     except ValueError as exc:
         parser().error(str(exc))
     spark = spark_session.spark(args.master, 'zaqar-delay-schedule')
