@@ -19,3 +19,7 @@ class MongoDelayCliTest(cli.OpenstackCliTests, testtools.TestCase):
     @classmethod
     def stack_options(cls):
         return {'mongodb_url': services.mongo_server().url}
+
+
+class RedisWaitingCliTest(cli.WaitingCommands, testtools.TestCase):
+    store = 'redis.delay'

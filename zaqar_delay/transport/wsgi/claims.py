@@ -1,5 +1,5 @@
 """``wsgi.delay``'s claim resources: upstream's v2 ones, with ``due`` on
-each message a claim returns."""
+each message a claim returns when the request asks (``dues.HEADER``)."""
 
 from zaqar.transport.wsgi.v2_0 import claims as upstream_claims
 
@@ -8,6 +8,8 @@ from zaqar_delay.transport.wsgi import dues
 
 
 def _served(resource, responder, req, resp, **params):
+    if not dues.asked(req):
+        return responder(resource, req, resp, **params)
     recorder = dues.ClaimRecorder(getattr(resource,
                                           upstream.CLAIM_CONTROLLER))
     responder(dues.serving(resource, upstream.CLAIM_CONTROLLER, recorder),

@@ -6,7 +6,9 @@ Enable it with ``[drivers] transport = wsgi.delay``; it takes upstream's
 is served as upstream serves it, but for these:
 
 - message reads (one, by ids, a list page, a pop) and claims (create,
-  get) give each message its ``due`` time;
+  get) give each message its ``due`` time, when the request has the
+  header ``Zaqar-Delay-Due: true`` (python-zaqarclient fails on a field
+  it does not know);
 - a post takes ``due`` (an ISO 8601 time) on a message instead of
   ``delay``, and checks ``delay`` on every queue;
 - ``PATCH /v2/queues/{queue}/messages/{id}`` reschedules a message;

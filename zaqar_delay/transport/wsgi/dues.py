@@ -4,7 +4,9 @@ Upstream's v2 resources format each message themselves, with a fixed
 set of fields. A resource serving one request is a copy of upstream's
 whose controller is wrapped (``serving``): the wrapper notes the due
 time of every message the store returns, and ``add_dues`` writes them
-into the response as ``due`` (``delay.iso_ms``). On a post, the wrapper
+into the response as ``due`` (``delay.iso_ms``), when the request asks
+for them (``HEADER``: python-zaqarclient builds its message objects
+from the fields it knows and fails on another). On a post, the wrapper
 gives each message what upstream's resource would drop: its due time,
 or a delay upstream's API ignores.
 """
@@ -79,6 +81,16 @@ class ClaimRecorder(Recorder):
     def get(self, *args, **kwargs):
         meta, messages = self._controller.get(*args, **kwargs)
         return meta, [self._noted(m) for m in messages]
+
+
+# A request with this header set to true gets each message's ``due``.
+HEADER = 'Zaqar-Delay-Due'
+
+
+def asked(req):
+    """Whether the request asks for due times (``HEADER``)."""
+    return (req.get_header(HEADER) or '').strip().lower() in (
+        'true', '1', 'yes', 'on')
 
 
 def serving(resource, attribute, recorder):

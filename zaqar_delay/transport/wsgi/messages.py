@@ -36,18 +36,22 @@ UpstreamItem = upstream_messages.ItemResource
 
 
 class CollectionResource(Upstream):
-    """Upstream's, with ``due`` on each message read, and ``due`` (or a
-    ``delay`` on any queue) taken on a post."""
+    """Upstream's, with ``due`` on each message read when asked
+    (``dues.HEADER``), and ``due`` (or a ``delay`` on any queue) taken
+    on a post."""
 
     def __init__(self, posting, *args):
         super().__init__(*args)
         self.posting = posting
 
     def _serve(self, responder, req, resp, extras=(), **params):
+        if not any(extras) and not dues.asked(req):
+            return responder(self, req, resp, **params)
         recorder = dues.MessageRecorder(self._message_controller, extras)
         responder(dues.serving(self, upstream.MESSAGE_CONTROLLER, recorder),
                   req, resp, **params)
-        dues.add_dues(resp, recorder.dues)
+        if dues.asked(req):
+            dues.add_dues(resp, recorder.dues)
 
     def on_get(self, req, resp, project_id, queue_name):
         self._serve(Upstream.on_get, req, resp, project_id=project_id,
@@ -86,13 +90,17 @@ class CollectionResource(Upstream):
 
 
 class ItemResource(UpstreamItem):
-    """Upstream's, with ``due``, and ``PATCH`` to reschedule."""
+    """Upstream's, with ``due`` when asked, and ``PATCH`` to
+    reschedule (whose answer always has it)."""
 
     def __init__(self, posting, *args):
         super().__init__(*args)
         self.posting = posting
 
     def on_get(self, req, resp, project_id, queue_name, message_id):
+        if not dues.asked(req):
+            return UpstreamItem.on_get(self, req, resp, project_id,
+                                       queue_name, message_id)
         recorder = dues.MessageRecorder(self._message_controller)
         UpstreamItem.on_get(dues.serving(self, upstream.MESSAGE_CONTROLLER,
                                          recorder),
