@@ -7,7 +7,8 @@ page run in the page's order, against the servers of their test class,
 with these literals replaced (``SUBSTITUTIONS``):
 
 - ``http://zaqar:8888`` and ``http://127.0.0.1:8888``: the URL of the
-  class's zaqar-server (noauth, ``redis.delay``);
+  class's zaqar-delay-server (noauth, ``redis.delay``, the ``wsgi.delay``
+  transport: upstream's API and doc/source/waiting.rst's);
 - ``/etc/zaqar/zaqar.conf``: that server's configuration file.
 
 Commands run in a folder of their own, with this virtualenv's commands
@@ -84,7 +85,8 @@ class _Examples(testtools.TestCase):
 
     @classmethod
     def start_stack(cls):
-        return zaqar_server.ZaqarServer(max_delay=3600).start()
+        return zaqar_server.ZaqarServer(max_delay=3600,
+                                        wsgi_delay=True).start()
 
     @classmethod
     def setUpClass(cls):
@@ -157,9 +159,10 @@ class ExamplesTest(_Examples):
     @classmethod
     def start_stack(cls):
         # The push commands want a store that keeps pending pushes.
-        return zaqar_server.ZaqarServer(max_delay=3600, options={
-            'storage': {'message_pipeline':
-                        'zaqar_delay.notification.notifier'}}).start()
+        pushes = {'storage': {'message_pipeline':
+                              'zaqar_delay.notification.notifier'}}
+        return zaqar_server.ZaqarServer(max_delay=3600, wsgi_delay=True,
+                                        options=pushes).start()
 
     @classmethod
     def wanted(cls, example):
@@ -229,10 +232,11 @@ class AdminExamplesTest(_Examples):
 
     @classmethod
     def start_stack(cls):
-        return zaqar_server.ZaqarServer(max_delay=3600, options={
-            'drivers:message_store:mongodb': {
-                'uri': services.mongo_server().url,
-                'database': 'docs_' + uuid.uuid4().hex[:8]}}).start()
+        mongodb = {'drivers:message_store:mongodb': {
+            'uri': services.mongo_server().url,
+            'database': 'docs_' + uuid.uuid4().hex[:8]}}
+        return zaqar_server.ZaqarServer(max_delay=3600, wsgi_delay=True,
+                                        options=mongodb).start()
 
     @classmethod
     def wanted(cls, example):
@@ -250,7 +254,8 @@ class CliExamplesTest(_Examples):
             cls.keystone.docs_user = cls.keystone.user('docs-user',
                                                        'docs-project')
         stack = zaqar_server.ZaqarServer(
-            max_delay=3600, keystone=cls.keystone.zaqar_auth()).start()
+            max_delay=3600, keystone=cls.keystone.zaqar_auth(),
+            wsgi_delay=True).start()
         cls.keystone.point('messaging', stack.url, 'zaqar')
         return stack
 
