@@ -17,6 +17,7 @@ from zaqar_delay.storage.mongodb import history as kept
 from zaqar_delay.storage.mongodb import posting as posting_module
 from zaqar_delay.storage.mongodb import queries
 from zaqar_delay.storage.mongodb import records
+from zaqar_delay.storage.mongodb import steering
 from zaqar_delay.storage.mongodb import updates
 
 READY, WAITING, CLAIMED, POSTING, PROCESSED = (
@@ -386,11 +387,11 @@ class DelayMessages:
                 queue, ids, project, claim_ids=[claim_id], popped=1))
 
 
-class MessageController(DelayMessages,
+class MessageController(steering.Steering, DelayMessages,
                         upstream_messages.MessageController):
     __doc__ = DelayMessages.__doc__
 
 
-class FIFOMessageController(DelayMessages,
+class FIFOMessageController(steering.Steering, DelayMessages,
                             upstream_messages.FIFOMessageController):
     """``mongodb.fifo``'s message controller with the delay index."""

@@ -4,17 +4,23 @@ and ``mongodb.fifo.delay``, with Zaqar's clock frozen on a millisecond
 """
 
 import datetime
+import threading
 
+from bson import objectid
 from oslo_utils import timeutils
 from zaqar.conf import notification
 from zaqar.conf import storage as storage_opts
+from zaqar.storage import errors
 
 from tests.common import behaviour
 from tests.fixtures import mongodb_store
 from zaqar_delay import delay
+from zaqar_delay import errors as delay_errors
 from zaqar_delay import push
+from zaqar_delay import retry
 from zaqar_delay.storage import message
 from zaqar_delay.storage.mongodb import driver
+from zaqar_delay.storage.mongodb import history
 
 PROJECT = behaviour.PROJECT
 
@@ -34,12 +40,27 @@ class SteeringTest(behaviour.Helpers, mongodb_store.DelayTestBase):
     def setUp(self):
         super().setUp()
         self.now = timeutils.utcnow_ts(microsecond=True)
+        self.target = 't-' + self.queue
+        self.queues.create(self.target, project=PROJECT)
 
     def at(self, seconds):
         """Zaqar's clock ``seconds`` after the frozen start."""
         timeutils.set_time_override(datetime.datetime.fromtimestamp(
             self.now + seconds, tz=datetime.timezone.utc).replace(
                 tzinfo=None))
+
+    def doc(self, mid, queue=None):
+        return self.messages.collection(queue or self.queue, PROJECT
+                                        ).find_one(
+            {'_id': objectid.ObjectId(mid)})
+
+    def pending(self):
+        return {p['message_id']: p['at'] for p in
+                self.driver.push_store.pending(100)}
+
+    def reschedule(self, mid, queue=None, **when):
+        return self.messages.reschedule(queue or self.queue, mid,
+                                        project=PROJECT, **when)
 
     # every message with its due time
 
@@ -87,6 +108,110 @@ class SteeringTest(behaviour.Helpers, mongodb_store.DelayTestBase):
         self.assertEqual(delay.floor_ms(self.now), self.messages.get(
             self.queue, mid, project=PROJECT).due)
         self.assertEqual([mid], self.claim()[1])
+
+    # reschedule
+
+    def test_reschedule_later_then_now_keeping_id_body_and_expiry(self):
+        (mid,) = self.post(0)
+        before = self.doc(mid)
+        found = self.reschedule(mid, delay=20)
+        self.assertEqual((mid, {'n': 0}, round(self.now, 3) + 20),
+                         (found['id'], found['body'], found.due))
+        after = self.doc(mid)
+        self.assertEqual((before['e'], before['t'], before['k']),
+                         (after['e'], after['t'], after['k']))
+        self.at(19.999)
+        self.assertEqual([], self.claim()[1])
+        self.assertEqual(1, self.stats_of(self.queue, PROJECT)['delayed'])
+        self.assertEqual([self.now + 20], list(self.pending().values()))
+        found = self.reschedule(mid, due=self.now - 5)
+        self.assertEqual(delay.floor_ms(self.now + 19.999), found.due)
+        self.assertEqual([mid], self.claim()[1])
+
+    def test_a_reschedule_to_a_due_time_is_exact_to_the_ms(self):
+        (mid,) = self.post(5)
+        asked = self.now + 40.0004
+        self.assertEqual(delay.due_at(asked, 0),
+                         self.reschedule(mid, due=asked).due)
+        self.at(40)
+        self.assertEqual([], self.claim()[1])
+        self.at(40.001)
+        self.assertEqual([mid], self.claim()[1])
+
+    def test_reschedule_refusals_change_nothing(self):
+        held, free = self.post(0, 0)
+        self.claim(limit=1)
+        before = self.doc(held)
+        self.assertRaises(errors.MessageIsClaimed, self.reschedule, held,
+                          delay=5)
+        self.assertEqual(before, self.doc(held))
+        for unknown in (str(objectid.ObjectId()), 'not-an-id'):
+            self.assertRaises(errors.MessageDoesNotExist, self.reschedule,
+                              unknown, delay=5)
+        self.assertRaises(errors.MessageDoesNotExist, self.messages
+                          .reschedule, self.target, free, project=PROJECT,
+                          delay=5)
+        self.queues.create(self.queue, project='other')
+        self.assertRaises(errors.MessageDoesNotExist, self.messages
+                          .reschedule, self.queue, free, project='other',
+                          delay=5)
+        self.assertRaises(errors.QueueDoesNotExist, self.messages
+                          .reschedule, 'nope', free, project=PROJECT,
+                          delay=5)
+        before = self.doc(free)
+        error = self.assertRaises(delay_errors.DelayError, self.reschedule,
+                                  free, delay=3600)
+        self.assertIn('before its new due time', str(error))
+        self.assertEqual(before, self.doc(free))
+
+    def test_a_message_whose_claim_ended_is_taken_out_of_it(self):
+        self.queues.set_metadata(self.queue, {retry.KEY: {'initial': 50}},
+                                 project=PROJECT)
+        (mid,) = self.post(0)
+        claim_id, _ = self.claim(ttl=30)
+        self.at(31)
+        found = self.reschedule(mid, delay=2)
+        self.assertIsNone(found['claim_id'])
+        self.assertNotIn('b', self.doc(mid)['c'])     # its backoff dropped
+        self.at(32.999)
+        self.assertEqual([], self.claim()[1])
+        self.at(33)
+        self.assertEqual([mid], self.claim()[1])
+
+    def test_a_reschedule_is_recorded_in_the_history(self):
+        self.queues.set_metadata(self.queue, {'_history_ttl': 600},
+                                 project=PROJECT)
+        (mid,) = self.post(0)
+        self.reschedule(mid, delay=9)
+        (last,) = [e for e in history.events(self.driver, self.queue,
+                                             PROJECT)
+                   if e.kind == 'rescheduled']
+        self.assertEqual(str(round(self.now, 3) + 9), last.fields['due'])
+
+    def test_a_reschedule_racing_claims_is_never_both(self):
+        ids = self.post(*[0] * 30)
+        rescheduled, claimed, stop = set(), set(), threading.Event()
+
+        def claimer():
+            while not stop.is_set():
+                claimed.update(self.claim(limit=2, ttl=600)[1])
+
+        threads = [threading.Thread(target=claimer) for _ in range(3)]
+        for thread in threads:
+            thread.start()
+        try:
+            for mid in ids:
+                try:
+                    self.reschedule(mid, delay=600)
+                    rescheduled.add(mid)
+                except errors.MessageIsClaimed:
+                    pass
+        finally:
+            stop.set()
+            for thread in threads:
+                thread.join(30)
+        self.assertEqual(set(), rescheduled & claimed)
+        self.assertEqual(set(ids), rescheduled | claimed)
 
 
 class FIFOSteeringTest(SteeringTest):
