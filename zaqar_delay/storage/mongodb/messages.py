@@ -14,6 +14,7 @@ from zaqar_delay.storage import common
 from zaqar_delay.storage.mongodb import dedup
 from zaqar_delay.storage.mongodb import giveback
 from zaqar_delay.storage.mongodb import history as kept
+from zaqar_delay.storage.mongodb import moves
 from zaqar_delay.storage.mongodb import posting as posting_module
 from zaqar_delay.storage.mongodb import queries
 from zaqar_delay.storage.mongodb import records
@@ -62,6 +63,15 @@ class DelayMessages:
     ``h hv``  with ``_history_ttl``: its seconds, the events
               (``zaqar_delay.storage.mongodb.history``)
     ``x``     with ``_history_ttl``: its expiry (UNIX s)
+    ``c.m``   held by a move (``moves``): the move; the claim
+              (``c.id``) is its lease
+    ``mg``    the message's move generation: one up each
+              time a move holds it
+    ``mo``    processed by a move: its copy's id
+    ``mv``    a move's copy, not yet revealed (waiting until
+              ``a``, then healed): ``g`` the generation that
+              placed it, ``o`` the original's id, ``q`` its
+              queue
     ========  ===============================================  ==========
 
     Every hot query is one of ``queries``: an equality prefix (``p_q`` and
@@ -74,9 +84,10 @@ class DelayMessages:
     keys on MongoDB, whatever is waiting or claimed ahead. Waiting and
     claimed documents whose ``a`` passed are set ready first, at most
     ``[delay] promote_batch_size`` per state and call, found through the
-    ``p_q s a`` index; documents of a post that died between its insert
-    and its state update (being posted for ``POST_DEADLINE`` seconds)
-    are deleted there too. Documents without ``s`` (written by
+    ``p_q s a`` index (a move's copy left unrevealed is settled by
+    ``moves.heal`` instead); documents of a post that died between its
+    insert and its state update (being posted for ``POST_DEADLINE``
+    seconds) are deleted there too. Documents without ``s`` (written by
     ``mongodb``) are not claimed or listed until ``zaqar-delay-manage
     mongodb migrate`` sets it.
 
@@ -110,12 +121,15 @@ class DelayMessages:
         collection.delete_many(
             queries.abandoned(scope, now - POST_DEADLINE).filter)
         ended = queries.ended(scope, WAITING, now)
-        ids = [doc['_id'] for doc in queries.find(
-            collection, ended, limit=batch, projection={'_id': 1})]
+        found = list(queries.find(collection, ended, limit=batch,
+                                  projection={'_id': 1, 'mv': 1}))
+        ids = [doc['_id'] for doc in found if 'mv' not in doc]
         if ids:
             collection.update_many(
                 {'_id': {'$in': ids}, 's': WAITING, 'a': {'$lte': now}},
                 {'$set': {'s': READY, 'a': 0}})
+        moves.heal(self, collection, scope,
+                   [doc for doc in found if 'mv' in doc], now)
         giveback.expired(self.driver, collection, scope, now, batch)
 
     # The queue helpers of mongodb.delay's other modules (claims, stages,

@@ -1,9 +1,10 @@
-"""Reschedule messages of a ``mongodb.delay`` queue.
+"""Reschedule and move messages of a ``mongodb.delay`` queue.
 
 Mixed into the message controllers. A reschedule is one update guarded
 by the document's state, atomic with claims (a message is rescheduled
-or claimed, never both). Its cost: doc/source/mongodb.rst, "Reschedule
-and move".
+or claimed, never both); a move takes a few requests for any number of
+messages and is safe to repeat (``moves``). Costs and the crash bound:
+doc/source/mongodb.rst, "Reschedule and move".
 """
 
 import datetime
@@ -13,7 +14,9 @@ from zaqar.storage.mongodb import utils
 
 from zaqar_delay import delay as rules
 from zaqar_delay import errors as delay_errors
+from zaqar_delay.history import events as history
 from zaqar_delay.storage.mongodb import history as kept
+from zaqar_delay.storage.mongodb import moves
 from zaqar_delay.storage.mongodb import queries
 from zaqar_delay.storage.mongodb import records
 from zaqar_delay.storage.mongodb import updates
@@ -57,12 +60,19 @@ def rescheduled(now, due):
     return [{'$set': {'d': due, 's': WAITING if waiting else READY,
                       'a': due if waiting else 0, 'c.id': None,
                       'c.e': int(now), 'pa': pending}},
-            {'$unset': 'c.b'},
+            {'$unset': ['c.b', 'c.m']},
             updates.record(RESCHEDULED, int(now), due=due)]
 
 
 class Steering:
-    """``reschedule`` (the ``wsgi.delay`` transport's)."""
+    """``reschedule`` and ``move`` (the ``wsgi.delay`` transport's)."""
+
+    def reserve_markers(self, queue, project, count):
+        """``count`` new markers ``k`` of the queue, in order: a counter
+        read (which makes it when missing) and one update."""
+        self._get_counter(queue, project)
+        top = self._inc_counter(queue, project, amount=count)
+        return range(top - count, top)
 
     @utils.raises_conn_error
     @utils.retries_on_autoreconnect
@@ -70,10 +80,10 @@ class Steering:
                    due=None):
         """Make a message due ``delay`` seconds from now, or at ``due``
         (unix seconds); returns it. Raises MessageDoesNotExist,
-        MessageIsClaimed (a live claim holds it: nothing changed) or
-        DelayError (its ttl ends first). Three requests (the queue, the
-        update, the read), two more when it was refused or its claim
-        had ended."""
+        MessageIsClaimed (a live claim or a move holds it: nothing
+        changed) or DelayError (its ttl ends first). Three requests (the
+        queue, the update, the read), two more when it was refused or
+        its claim had ended."""
         if not self._queue_ctrl.exists(queue, project):
             raise errors.QueueDoesNotExist(queue, project)
         mid = utils.to_oid(message_id)
@@ -83,7 +93,8 @@ class Steering:
         query = {'_id': mid, 'p_q': utils.scope_queue_name(queue, project)}
         now = self.driver.now_ms()
         asked = due_asked(now, delay, due)
-        lives = {'e': {'$gt': _date(asked)}, 'x': {'$not': {'$lte': asked}}}
+        lives = {'mv': {'$exists': False}, 'e': {'$gt': _date(asked)},
+                 'x': {'$not': {'$lte': asked}}}
         guard = UNCLAIMED
         for _ in range(ATTEMPTS):
             if collection.update_one(dict(query, **lives, **guard),
@@ -106,7 +117,7 @@ class Steering:
                 or kept.past(doc, now)):
             raise errors.MessageDoesNotExist(message_id, queue, project)
         claim = doc.get('c') or {}
-        if doc['s'] == CLAIMED and claim.get('e', 0) > now:
+        if 'mv' in doc or (doc['s'] == CLAIMED and claim.get('e', 0) > now):
             raise errors.MessageIsClaimed(message_id)
         if _expiry(doc) <= asked:
             raise delay_errors.DelayError(
@@ -115,3 +126,30 @@ class Steering:
         if doc['s'] == CLAIMED:
             return {'s': CLAIMED, 'c.e': {'$lte': int(now)}}
         return UNCLAIMED
+
+    @utils.raises_conn_error
+    @utils.retries_on_autoreconnect
+    def move(self, queue, target, project=None, ids=None, limit=None,
+             delay=None, due=None):
+        """Move the messages ``ids`` (or the first ``limit`` by posting
+        order) that no live claim holds to the queue ``target`` of the
+        project, due ``delay`` seconds from now, at ``due``, or now;
+        returns [(old id, new id)] of those moved. Raises
+        QueueDoesNotExist. Nine requests for any number of messages
+        (``moves.Move``), and a list page for ``limit``."""
+        if not self._queue_ctrl.exists(queue, project):
+            raise errors.QueueDoesNotExist(queue, project)
+        keep = history.of_queue(
+            self._queue_ctrl.get_metadata(target, project),
+            self.driver.delay_conf.max_history_ttl)
+        if ids is None:
+            page = next(self.list(queue, project, limit=limit, echo=True,
+                                  include_delayed=True))
+            ids = [message['id'] for message in page]
+        oids = list(dict.fromkeys(filter(None, map(utils.to_oid, ids))))
+        if not oids:
+            return []
+        now = self.driver.now_ms()
+        moved = moves.Move(self, queue, target, project, now,
+                           due_asked(now, delay, due), keep).run(oids)
+        return [(str(oid), str(moved[oid])) for oid in oids if oid in moved]

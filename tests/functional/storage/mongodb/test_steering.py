@@ -62,6 +62,10 @@ class SteeringTest(behaviour.Helpers, mongodb_store.DelayTestBase):
         return self.messages.reschedule(queue or self.queue, mid,
                                         project=PROJECT, **when)
 
+    def move(self, ids=None, limit=None, **when):
+        return self.messages.move(self.queue, self.target, project=PROJECT,
+                                  ids=ids, limit=limit, **when)
+
     # every message with its due time
 
     def test_every_message_returned_has_its_due_time(self):
@@ -212,6 +216,100 @@ class SteeringTest(behaviour.Helpers, mongodb_store.DelayTestBase):
                 thread.join(30)
         self.assertEqual(set(), rescheduled & claimed)
         self.assertEqual(set(ids), rescheduled | claimed)
+
+    # move
+
+    def moved_bodies(self):
+        return {m['body']['n']: m for m in next(self.messages.list(
+            self.target, project=PROJECT, include_delayed=True,
+            echo=True))}
+
+    def test_move_by_ids_keeps_body_ttl_and_expiry_under_new_ids(self):
+        ids = self.post(0, 30, 0)
+        claim_id, _ = self.claim(limit=1)       # ids[0]: not moved
+        self.claims.update(self.queue, claim_id, {'ttl': 60, 'grace': 0},
+                           project=PROJECT)
+        before = self.doc(ids[1])
+        pairs = self.move(ids=[ids[1], ids[0], 'x', ids[2]], delay=7)
+        self.assertEqual([ids[1], ids[2]], [old for old, _ in pairs])
+        new = dict(pairs)[ids[1]]
+        copy = self.doc(new, self.target)
+        self.assertEqual((before['b'], before['t'], before['e'], 0),
+                         (copy['b'], copy['t'], copy['e'], copy['c']['c']))
+        moved = self.moved_bodies()
+        self.assertEqual({1, 2}, set(moved))
+        self.assertEqual({round(self.now, 3) + 7},
+                         {m.due for m in moved.values()})
+        self.assertEqual([ids[0]], self.list_ids(include_claimed=True)[0])
+        self.assertRaises(errors.MessageDoesNotExist, self.messages.get,
+                          self.queue, ids[1], project=PROJECT)
+        # Pending pushes follow: the originals' gone, the copies' due.
+        self.assertEqual({new: self.now + 7}, {
+            k: v for k, v in self.pending().items() if k in (new, ids[1])})
+        self.at(6.999)
+        self.assertEqual([], self.claim(queue=self.target)[1])
+        self.at(7)
+        self.assertEqual(sorted(new for _, new in pairs),
+                         sorted(self.claim(queue=self.target)[1]))
+
+    def test_move_the_oldest_ready_and_waiting_now(self):
+        ids = self.post(0, 0, 600, 0)
+        self.claim(limit=1)
+        pairs = self.move(limit=2)
+        self.assertEqual(ids[1:3], [old for old, _ in pairs])
+        self.assertEqual(sorted(new for _, new in pairs),
+                         sorted(self.claim(queue=self.target)[1]))
+        self.assertEqual([ids[3]], self.claim()[1])
+
+    def test_move_refusals(self):
+        (mid,) = self.post(0)
+        self.assertRaises(errors.QueueDoesNotExist, self.messages.move,
+                          self.queue, 'nope', project=PROJECT, ids=[mid])
+        self.assertRaises(errors.QueueDoesNotExist, self.messages.move,
+                          'nope', self.target, project=PROJECT, ids=[mid])
+        self.queues.create(self.queue, project='other')
+        self.queues.create(self.target, project='other')
+        self.assertEqual([], self.messages.move(
+            self.queue, self.target, project='other', ids=[mid]))
+        self.assertEqual([mid], self.list_ids()[0])
+
+    def test_a_move_is_recorded_on_both_sides(self):
+        for queue in (self.queue, self.target):
+            self.queues.set_metadata(queue, {'_history_ttl': 600},
+                                     project=PROJECT)
+        (mid,) = self.post(0)
+        ((_, new),) = self.move(ids=[mid], delay=5)
+        (moved,) = [e for e in history.events(self.driver, self.queue,
+                                              PROJECT) if e.kind == 'moved']
+        self.assertEqual((mid, {'to': self.target, 'as': new}),
+                         (moved.message_id, moved.fields))
+        (posted,) = history.events(self.driver, self.target, PROJECT)
+        self.assertEqual((new, 'posted', mid, {'n': 0}),
+                         (posted.message_id, posted.kind,
+                          posted.fields['from'], posted.fields['body']))
+
+    def test_moves_racing_claims_are_never_both(self):
+        ids = self.post(*[0] * 30)
+        moved, claimed, stop = [], set(), threading.Event()
+
+        def claimer():
+            while not stop.is_set():
+                claimed.update(self.claim(limit=2, ttl=600)[1])
+
+        threads = [threading.Thread(target=claimer) for _ in range(3)]
+        for thread in threads:
+            thread.start()
+        try:
+            for i in range(0, 30, 3):
+                moved += self.move(ids=ids[i:i + 3])
+        finally:
+            stop.set()
+            for thread in threads:
+                thread.join(30)
+        self.assertEqual(set(), {old for old, _ in moved} & claimed)
+        self.assertEqual(set(ids), {old for old, _ in moved} | claimed)
+        self.assertEqual(sorted(new for _, new in moved),
+                         sorted(self.claim(limit=40, queue=self.target)[1]))
 
 
 class FIFOSteeringTest(SteeringTest):
