@@ -4,6 +4,7 @@
 import testtools
 
 from tests.common import waiting_control
+from tests.fixtures import services
 
 
 class RedisWaitingControlTest(waiting_control.WaitingControl,
@@ -14,3 +15,16 @@ class RedisWaitingControlTest(waiting_control.WaitingControl,
 class PooledRedisWaitingControlTest(waiting_control.PooledWaitingControl,
                                     testtools.TestCase):
     store = 'redis.delay'
+
+
+class MongoWaitingControlTest(waiting_control.WaitingControl,
+                              testtools.TestCase):
+    store = 'mongodb.delay'
+
+    @classmethod
+    def stack_options(cls):
+        return {'mongodb_url': services.mongo_server().url}
+
+
+class MongoFIFOWaitingControlTest(MongoWaitingControlTest):
+    store = 'mongodb.fifo.delay'

@@ -13,10 +13,11 @@ from zaqar.storage.mongodb import utils
 from zaqar_delay import deadletter
 from zaqar_delay import retry
 from zaqar_delay.history import events as history
+from zaqar_delay.storage import message
 from zaqar_delay.storage.mongodb import counters
 from zaqar_delay.storage.mongodb import history as kept
-from zaqar_delay.storage.mongodb import messages as delay_messages
 from zaqar_delay.storage.mongodb import queries
+from zaqar_delay.storage.mongodb import records
 from zaqar_delay.storage.mongodb import updates
 
 READY, CLAIMED = queries.READY, queries.CLAIMED
@@ -82,7 +83,7 @@ class ClaimController(upstream_claims.ClaimController):
         docs = list(queries.find(collection, queries.of_claim(scope, oid)))
         counters.add(self.driver, counters.claimed(
             docs, now_ms, {'dead_lettered': moved}))
-        claimed = [delay_messages.basic_message(doc, now) for doc in docs]
+        claimed = [records.basic(doc, now) for doc in docs]
         if not claimed:
             return None, []
         return str(oid), claimed
@@ -156,6 +157,22 @@ class ClaimController(upstream_claims.ClaimController):
             {'_id': doc['_id'], 'c.id': oid},
             updates.processed(now, history.DEAD_LETTERED, claim=oid,
                               to=dlq, **{'as': str(copy_id)}))
+
+    @utils.raises_conn_error
+    @utils.retries_on_autoreconnect
+    def get(self, queue, claim_id, project=None):
+        """As upstream, each message with its due time
+        (``storage.message.Message``): one more read."""
+        meta, claimed = super().get(queue, claim_id, project)
+        claimed = list(claimed)
+        messages = self.driver.message_controller
+        docs = messages.collection(queue, project).find(
+            {'_id': {'$in': [utils.to_oid(m['id']) for m in claimed]},
+             'p_q': utils.scope_queue_name(queue, project)},
+            projection={'d': 1})
+        dues = {str(doc['_id']): records.due_of(doc) for doc in docs}
+        return meta, [message.Message(m, dues.get(m['id']))
+                      for m in claimed]
 
     @utils.raises_conn_error
     @utils.retries_on_autoreconnect

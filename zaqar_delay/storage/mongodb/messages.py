@@ -3,24 +3,23 @@
 import heapq
 import itertools
 import threading
-import uuid
 
-from bson import binary
 from zaqar import storage
 from zaqar.storage import errors
 from zaqar.storage.mongodb import messages as upstream_messages
 from zaqar.storage.mongodb import utils
 
-from zaqar_delay import delay
 from zaqar_delay.history import events as history
 from zaqar_delay.storage import common
 from zaqar_delay.storage.mongodb import dedup
 from zaqar_delay.storage.mongodb import giveback
 from zaqar_delay.storage.mongodb import history as kept
+from zaqar_delay.storage.mongodb import moves
 from zaqar_delay.storage.mongodb import posting as posting_module
 from zaqar_delay.storage.mongodb import queries
+from zaqar_delay.storage.mongodb import records
+from zaqar_delay.storage.mongodb import steering
 from zaqar_delay.storage.mongodb import updates
-from zaqar_delay.storage.mongodb import upstream
 
 READY, WAITING, CLAIMED, POSTING, PROCESSED = (
     queries.READY, queries.WAITING, queries.CLAIMED, queries.POSTING,
@@ -30,21 +29,6 @@ READY, WAITING, CLAIMED, POSTING, PROCESSED = (
 # state is taken for dead (its request died between two writes): its
 # documents are deleted, and the post, if it was only slow, fails.
 POST_DEADLINE = 120
-
-
-def basic_message(doc, now):
-    """A document as Zaqar returns a message; its age counts from the
-    id's time, which pymongo takes from the wall clock of the host that
-    posted it, and is never negative."""
-    return delay.with_age(upstream.basic_message(doc, now))
-
-
-def _client_binary(client_uuid):
-    if client_uuid is None:
-        return None
-    if not isinstance(client_uuid, uuid.UUID):
-        client_uuid = uuid.UUID(str(client_uuid))
-    return binary.Binary.from_uuid(client_uuid)
 
 
 class DelayMessages:
@@ -79,6 +63,15 @@ class DelayMessages:
     ``h hv``  with ``_history_ttl``: its seconds, the events
               (``zaqar_delay.storage.mongodb.history``)
     ``x``     with ``_history_ttl``: its expiry (UNIX s)
+    ``c.m``   held by a move (``moves``): the move; the claim
+              (``c.id``) is its lease
+    ``mg``    the message's move generation: one up each
+              time a move holds it
+    ``mo``    processed by a move: its copy's id
+    ``mv``    a move's copy, not yet revealed (waiting until
+              ``a``, then healed): ``g`` the generation that
+              placed it, ``o`` the original's id, ``q`` its
+              queue
     ========  ===============================================  ==========
 
     Every hot query is one of ``queries``: an equality prefix (``p_q`` and
@@ -91,9 +84,10 @@ class DelayMessages:
     keys on MongoDB, whatever is waiting or claimed ahead. Waiting and
     claimed documents whose ``a`` passed are set ready first, at most
     ``[delay] promote_batch_size`` per state and call, found through the
-    ``p_q s a`` index; documents of a post that died between its insert
-    and its state update (being posted for ``POST_DEADLINE`` seconds)
-    are deleted there too. Documents without ``s`` (written by
+    ``p_q s a`` index (a move's copy left unrevealed is settled by
+    ``moves.heal`` instead); documents of a post that died between its
+    insert and its state update (being posted for ``POST_DEADLINE``
+    seconds) are deleted there too. Documents without ``s`` (written by
     ``mongodb``) are not claimed or listed until ``zaqar-delay-manage
     mongodb migrate`` sets it.
 
@@ -119,19 +113,23 @@ class DelayMessages:
         collection = super()._collection(queue_name, project)
         delays = getattr(self._posting, 'delays', None)
         return collection if delays is None else posting_module.Posting(
-            collection, self.driver.clock, delays, self._posting.kept)
+            collection, self.driver.clock, delays, self._posting.kept,
+            self._posting.messages)
 
     def _promote(self, collection, scope, now):
         batch = self.driver.delay_conf.promote_batch_size
         collection.delete_many(
             queries.abandoned(scope, now - POST_DEADLINE).filter)
         ended = queries.ended(scope, WAITING, now)
-        ids = [doc['_id'] for doc in queries.find(
-            collection, ended, limit=batch, projection={'_id': 1})]
+        found = list(queries.find(collection, ended, limit=batch,
+                                  projection={'_id': 1, 'mv': 1}))
+        ids = [doc['_id'] for doc in found if 'mv' not in doc]
         if ids:
             collection.update_many(
                 {'_id': {'$in': ids}, 's': WAITING, 'a': {'$lte': now}},
                 {'$set': {'s': READY, 'a': 0}})
+        moves.heal(self, collection, scope,
+                   [doc for doc in found if 'mv' in doc], now)
         giveback.expired(self.driver, collection, scope, now, batch)
 
     # The queue helpers of mongodb.delay's other modules (claims, stages,
@@ -201,7 +199,7 @@ class DelayMessages:
                     yield doc
         docs = unexpired(docs)
         if not echo:
-            own = _client_binary(client_uuid)
+            own = records.client_binary(client_uuid)
             docs = (doc for doc in docs if doc.get('u') != own)
         # ``count`` is accepted for upstream's signature; listing never
         # counts the queue.
@@ -225,7 +223,7 @@ class DelayMessages:
                           include_claimed=include_claimed,
                           include_delayed=include_delayed, limit=limit)
         now = self.driver.now()
-        page = [basic_message(doc, now) for doc in docs]
+        page = [records.basic(doc, now) for doc in docs]
         return iter((iter(page), str(docs[-1]['k']) if docs else None))
 
     def _unclaim(self, queue_name, claim_id, project=None):
@@ -243,7 +241,7 @@ class DelayMessages:
                           include_claimed=True, include_delayed=True,
                           limit=1)
         for message in docs:
-            return basic_message(message, self.driver.now())
+            return records.basic(message, self.driver.now())
         raise errors.QueueIsEmpty(queue_name, project)
 
     @utils.raises_conn_error
@@ -255,6 +253,7 @@ class DelayMessages:
             msg['delay'] = delay_seconds
         self._posting.delays = delays
         self._posting.kept = keep and [(keep, found) for found in dedups]
+        self._posting.messages = messages
         try:
             ids = super().post(queue_name, messages, client_uuid,
                                project=project)
@@ -311,7 +310,7 @@ class DelayMessages:
         if not doc or doc.get('s') == PROCESSED or kept.past(doc, now):
             raise errors.MessageDoesNotExist(message_id, queue_name,
                                              project)
-        return basic_message(doc, now)
+        return records.basic(doc, now)
 
     @utils.raises_conn_error
     @utils.retries_on_autoreconnect
@@ -322,7 +321,7 @@ class DelayMessages:
         docs = self._collection(queue_name, project).find(
             self._of_queue(queue_name, project, {'$in': ids}))
         now = self.driver.now()
-        return iter([basic_message(doc, now) for doc in docs
+        return iter([records.basic(doc, now) for doc in docs
                      if doc.get('s') != PROCESSED
                      and not kept.past(doc, now)])
 
@@ -402,11 +401,11 @@ class DelayMessages:
                 queue, ids, project, claim_ids=[claim_id], popped=1))
 
 
-class MessageController(DelayMessages,
+class MessageController(steering.Steering, DelayMessages,
                         upstream_messages.MessageController):
     __doc__ = DelayMessages.__doc__
 
 
-class FIFOMessageController(DelayMessages,
+class FIFOMessageController(steering.Steering, DelayMessages,
                             upstream_messages.FIFOMessageController):
     """``mongodb.fifo``'s message controller with the delay index."""
