@@ -8,11 +8,13 @@ one), then for each backend a zaqar-server that authenticates with
 Keystone, registered in the catalog as the ``messaging`` service, and
 runs tempest in a fresh workspace:
 
-- ``delay``: this package's tempest plugin (delayed queues);
+- ``delay``: this package's tempest plugin (delayed queues, and the
+  ``wsgi.delay`` transport's due times, reschedules and moves);
 - ``zaqar``: zaqar-tempest-plugin's v2 suite, which ours must pass
-  whole; with ``--compare`` it is also run against upstream's driver for
-  the same backend (``redis``, ``mongodb``, ``swift``), and ours may then
-  fail only what upstream's fails too.
+  whole (served by ``zaqar-delay-server``: ``wsgi.delay`` is a superset
+  of upstream's API); with ``--compare`` it is also run against
+  upstream's driver for the same backend (``redis``, ``mongodb``,
+  ``swift``), and ours may then fail only what upstream's fails too.
 
 Prints a line per run and exits 1 when a run fails that should not.
 It uses the tests' fixtures: run it with the checkout on ``PYTHONPATH``
@@ -71,6 +73,7 @@ catalog_type = messaging
 [delayed_messaging]
 max_message_delay = {max_delay}
 delay = 4
+waiting_control = {waiting_control}
 """
 
 
@@ -101,7 +104,7 @@ def _keystone_errors(keystone):
     return ''.join(found)[-4000:]
 
 
-def tempest(keystone, regex, concurrency):
+def tempest(keystone, regex, concurrency, waiting_control=True):
     """Run tempest in a new workspace: (passed, failed, skipped, failing
     test ids)."""
     run_dir = tempfile.mkdtemp(prefix='zaqar-delay-tempest-')
@@ -117,7 +120,8 @@ def tempest(keystone, regex, concurrency):
         f.write(TEMPEST_CONF.format(
             dir=workspace, admin=openstack.ADMIN,
             password=openstack.PASSWORD, keystone=keystone.keystone,
-            region=openstack.REGION, max_delay=MAX_DELAY))
+            region=openstack.REGION, max_delay=MAX_DELAY,
+            waiting_control=waiting_control))
     argv = [_bin('tempest'), 'run', '--regex', regex, '--exclude-regex',
             EXCLUDE, '--concurrency', str(concurrency)]
     proc = subprocess.run(argv, cwd=workspace, capture_output=True,
@@ -139,13 +143,16 @@ def tempest(keystone, regex, concurrency):
 
 
 def run(keystone, backend, regex, concurrency):
+    """Our drivers are served by zaqar-delay-server (``wsgi.delay``, a
+    superset of upstream's API), upstream's by zaqar-server."""
+    ours = backend.endswith('.delay')
     stack = zaqar_server.ZaqarServer(
         message_store=backend, max_delay=MAX_DELAY,
-        keystone=keystone.zaqar_auth(),
+        keystone=keystone.zaqar_auth(), wsgi_delay=ours,
         **store_options(backend, keystone)).start()
     try:
         keystone.point('messaging', stack.url, 'zaqar')
-        return tempest(keystone, regex, concurrency)
+        return tempest(keystone, regex, concurrency, ours)
     finally:
         stack.cleanup()
 

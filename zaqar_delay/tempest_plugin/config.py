@@ -11,4 +11,7 @@ DelayedMessagingGroup = [
     cfg.IntOpt('delay', default=4,
                help='Seconds the messages of the tests wait; long enough '
                     'for the checks made before they come due.'),
+    cfg.BoolOpt('waiting_control', default=False,
+                help='The server serves the wsgi.delay transport (due '
+                     'times, reschedules, moves): run its tests.'),
 ]

@@ -35,8 +35,8 @@ class Posting:
         if not delay.whole(value) or not 0 <= value <= self.max_delay:
             raise errors.DelayError(
                 'The delay of a message must be an integer number of '
-                'seconds between 0 and {0}, not {1!r}.', self.max_delay,
-                value)
+                'seconds, at least 0 seconds and at most {0}, not {1!r}.',
+                self.max_delay, value)
         return value
 
     def _due(self, value):
