@@ -51,6 +51,7 @@ from zaqar_delay.push import slots
 from zaqar_delay.push import upstream
 from zaqar_delay.push import webhook_http
 from zaqar_delay.schedules import ticker
+from zaqar_delay.storage import message as stored
 
 LOG = logging.getLogger(__name__)
 
@@ -305,6 +306,13 @@ class Dispatcher:
                     if sub['subscriber'] not in push.delivered]
             if message is None or not left:
                 self._finish(push)
+                continue
+            due = stored.due_of(message)
+            if due is not None and due > self.clock():
+                # Rescheduled since it was taken: its push waits for its
+                # new due time (the store holds it then).
+                with self._lock:
+                    self._held -= 1
                 continue
             outcome = _Outcome(push, len(left), self._finish,
                                self._record_failed, self._delivered_to_some,

@@ -29,3 +29,22 @@ class RedisPushesTest(pushes.PendingPushes, redis_store.DelayTestBase):
         self.assertEqual(1, live.wait_for(1, 10))
         self.assertEqual(mid, live.got[0][1]['id'])
         self.assertEqual([], expired.got)
+
+    def test_a_push_taken_before_a_reschedule_waits_for_the_new_time(self):
+        hook = receiver.Receiver()
+        self.addCleanup(hook.stop)
+        self.driver.subscription_controller.create(
+            'q', hook.url, 3600, {}, project=pushes.PROJECT)
+        (mid,) = self.post(0)
+        now = timeutils.utcnow_ts(True)
+        (taken,) = self.store.take(now, 10, 30)
+        # Rescheduled while a dispatcher holds its push.
+        self.messages.reschedule('q', mid, project=pushes.PROJECT, delay=60)
+        pusher = dispatcher.Dispatcher(self.driver, self.control
+                                       .queue_controller, self.conf)
+        pusher._held = 1
+        pusher._push('q', pushes.PROJECT, [taken], time.monotonic() + 30)
+        self.assertEqual((0, []), (pusher.held, hook.got))
+        self.assertEqual([], self.store.take(now + 59, 10, 30))
+        (again,) = self.store.take(now + 60, 10, 30)
+        self.assertEqual(mid, again.message_id)
