@@ -179,6 +179,15 @@ def due_at(now, seconds):
     return (math.ceil(now * 1000) + round(seconds * 1000)) / 1000
 
 
+def due_asked(now, seconds=None, due=None):
+    """The due time a reschedule or a move asks for at ``now``:
+    ``seconds`` from now, or ``due`` (up to the ms); a time past, or
+    neither, is now."""
+    if seconds is not None:
+        return due_at(now, seconds)
+    return max(due_at(due, 0), now) if due is not None else now
+
+
 def upstream_due(due):
     """A due time in whole seconds, for upstream's fields (``d``): the
     second it ends in, so an upstream driver never delivers it early."""

@@ -141,3 +141,11 @@ class DueTimeTest(testtools.TestCase):
                          delay.iso_ms(1700000000.124))
         self.assertEqual('1970-01-01T00:01:40.000Z', delay.iso_ms(100))
         self.assertEqual('1970-01-01T00:01:41.000Z', delay.iso_ms(100.9999))
+
+    def test_due_asked_by_a_reschedule_or_move(self):
+        now = 1700000000.5
+        self.assertEqual(now + 30, delay.due_asked(now, 30))
+        self.assertEqual(1700000100.124, delay.due_asked(now,
+                                                         due=1700000100.1231))
+        self.assertEqual(now, delay.due_asked(now, due=1600000000))
+        self.assertEqual(now, delay.due_asked(now))

@@ -24,9 +24,12 @@ DELETED = 'deleted'               # claim ('' without one), popped (0/1)
 EXPIRED = 'expired'               # count (claims seen; '' unknown)
 REPLAYED = 'replayed'             # to, as (the new message's id)
 PUSHED = 'pushed'                 # subscriber, status ('' for no answer)
+RESCHEDULED = 'rescheduled'       # due (the new due time)
+MOVED = 'moved'                   # to, as (the copy's id); the copy's
+#                                   posted event has from (this id)
 
 KINDS = (POSTED, CLAIMED, RELEASED, CLAIM_EXPIRED, DEAD_LETTERED, DELETED,
-         EXPIRED, REPLAYED, PUSHED)
+         EXPIRED, REPLAYED, PUSHED, RESCHEDULED, MOVED)
 
 # Fields every event has, then those of its kind.
 Event = collections.namedtuple('Event', 'at message_id kind fields')

@@ -33,7 +33,6 @@ READY, WAITING, CLAIMED, PROCESSED = (
     queries.READY, queries.WAITING, queries.CLAIMED, queries.PROCESSED)
 LEASE = 60          # seconds a move holds an original
 ATTEMPTS = 4        # inserts of a copy lost to marker conflicts (fifo)
-MOVED = 'moved'     # history event of the original: to, as
 
 
 def lease_id(scope):
@@ -79,7 +78,7 @@ def reveal(now, pushes, due=None):
 def _tombstone(now, copy, target):
     # The original, moved: processed (its body dropped unless it keeps
     # history), kept until its expiry for ``heal`` to find.
-    return [updates.record(MOVED, int(now), to=target,
+    return [updates.record(history.MOVED, int(now), to=target,
                            **{'as': str(copy)}),
             {'$set': {'s': PROCESSED, 'a': int(now), 'c.id': None,
                       'c.e': int(now), 'mo': copy,

@@ -22,20 +22,10 @@ from zaqar_delay.storage.mongodb import records
 from zaqar_delay.storage.mongodb import updates
 
 READY, WAITING, CLAIMED = queries.READY, queries.WAITING, queries.CLAIMED
-RESCHEDULED = 'rescheduled'     # history event: due
 # No live claim holds a ready or waiting document; a claimed one is
 # free once its claim ended (``c.e``, whole seconds).
 UNCLAIMED = {'s': {'$in': [READY, WAITING]}}
 ATTEMPTS = 3
-
-
-def due_asked(now, delay_=None, due=None):
-    """The due time a reschedule or move asks for at ``now`` (to the
-    ms): ``delay_`` seconds from now, or ``due`` (up to the ms; a time
-    past, or neither: now)."""
-    if delay_ is not None:
-        return rules.due_at(now, delay_)
-    return max(rules.due_at(due, 0), now) if due is not None else now
 
 
 def _date(seconds):
@@ -61,7 +51,7 @@ def rescheduled(now, due):
                       'a': due if waiting else 0, 'c.id': None,
                       'c.e': int(now), 'pa': pending}},
             {'$unset': ['c.b', 'c.m']},
-            updates.record(RESCHEDULED, int(now), due=due)]
+            updates.record(history.RESCHEDULED, int(now), due=due)]
 
 
 class Steering:
@@ -92,7 +82,7 @@ class Steering:
         collection = self._collection(queue, project)
         query = {'_id': mid, 'p_q': utils.scope_queue_name(queue, project)}
         now = self.driver.now_ms()
-        asked = due_asked(now, delay, due)
+        asked = rules.due_asked(now, delay, due)
         lives = {'mv': {'$exists': False}, 'e': {'$gt': _date(asked)},
                  'x': {'$not': {'$lte': asked}}}
         guard = UNCLAIMED
@@ -151,5 +141,5 @@ class Steering:
             return []
         now = self.driver.now_ms()
         moved = moves.Move(self, queue, target, project, now,
-                           due_asked(now, delay, due), keep).run(oids)
+                           rules.due_asked(now, delay, due), keep).run(oids)
         return [(str(oid), str(moved[oid])) for oid in oids if oid in moved]

@@ -20,16 +20,8 @@ from zaqar_delay.storage.redis import keys
 RESCHEDULED, NO_MESSAGE, CLAIMED, EXPIRES_FIRST = 0, 1, 2, 3
 
 
-def due_asked(now, delay_=None, due=None):
-    """The due time a reschedule or move asks for at ``now``: ``delay_``
-    seconds from now, or ``due`` (a time past, or neither: now)."""
-    if delay_ is not None:
-        return rules.due_at(now, delay_)
-    return max(due, now) if due is not None else now
-
-
 class Steering:
-    """``reschedule`` and ``move`` (see ``zaqar_delay.storage.base``)."""
+    """``reschedule`` and ``move`` (doc/source/waiting.rst)."""
 
     def _push_suffix(self, queue, project):
         return pending.suffix(queue, project) if self.driver.pushes else ''
@@ -45,7 +37,7 @@ class Steering:
         if not self._queue_ctrl.exists(queue, project):
             raise errors.QueueDoesNotExist(queue, project)
         now = self.driver.now_ms()
-        asked = due_asked(now, delay, due)
+        asked = rules.due_asked(now, delay, due)
         suffix = self._push_suffix(queue, project)
         reply = self._lua['reschedule'](
             keys=list(keys.index(queue, project)) + [
@@ -94,7 +86,7 @@ class Steering:
                 keys.rank_counter(target, project), keys.PUSHES,
                 keys.history(queue, project), keys.history(target, project)
             ] + pairs,
-            args=[now, '%.3f' % due_asked(now, delay, due),
+            args=[now, '%.3f' % rules.due_asked(now, delay, due),
                   self._push_suffix(queue, project),
                   self._push_suffix(target, project), keys.WAKE, target,
                   keep])
