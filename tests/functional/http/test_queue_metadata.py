@@ -10,6 +10,7 @@ import urllib.error
 import urllib.request
 import uuid
 
+import redis
 import testtools
 import websocket
 
@@ -78,6 +79,19 @@ class RedisDelayBadMetadataTest(queue_metadata.BadMetadataTests,
                                 zaqar_server.ServerTestCase):
 
     server_options = {'max_delay': queue_metadata.MAX_DELAY}
+
+    def test_a_refused_put_leaves_no_queue_in_the_store(self):
+        # The queue stage that registers a queue in the store
+        # (upstream's msgset_index: metrics series, counts) runs after
+        # the check, never for a refused queue.
+        client = redis.Redis(port=self.stack.redis_port)
+        self.assertEqual(201, self.request('PUT', 'good.put', {})[0])
+        registered = client.zcard('msgset_index')
+        self.assertGreater(registered, 0)
+        status, body = self.request('PUT', 'bad.put',
+                                    {'_retry_backoff': {'initial': 0}})
+        self.assertEqual(400, status, body)
+        self.assertEqual(registered, client.zcard('msgset_index'))
 
 
 class MongoDelayBadMetadataTest(queue_metadata.BadMetadataTests,
