@@ -16,3 +16,11 @@ def keeps_no_history(conf, queue, project):
                               '--project', project], out=out)
     return (status, out.getvalue()) == (1, '') and \
         'keeps no history' in err.getvalue()
+
+
+def refused(conf, *argv):
+    """(status, stdout, stderr) of a command expected to fail."""
+    out, err = io.StringIO(), io.StringIO()
+    with fixtures.MonkeyPatch('sys.stderr', err):
+        status = manage.main(['--config-file', conf] + list(argv), out=out)
+    return status, out.getvalue(), err.getvalue()

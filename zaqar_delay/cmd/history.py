@@ -52,19 +52,35 @@ def show(args, out):
 
 
 def replay(args, out):
-    """The ``replay`` command."""
+    """The ``replay`` command: a range whose end comes before its start
+    is a usage error; a queue that keeps no history (no events, no
+    ``_history_ttl``) a failure; a range with nothing posted says so."""
+    if args.since > args.until:
+        raise failure.UsageFailure('--since (%s) is after --until (%s)' % (
+            history_events.iso(args.since), history_events.iso(args.until)))
     found = stored.stores(args.config_file)
-    queues.metadata(found.control.queue_controller, args.queue,
-                    args.project)
+    metadata = queues.metadata(found.control.queue_controller, args.queue,
+                               args.project)
     try:
         replayer = stored.replayer(args.config_file, args.queue,
                                    args.project, args.to)
     except stored.HistoryError as exc:
         raise failure.Failure(str(exc)) from None
+    count = 0
     for done in replayer.replay(args.queue, args.project, args.since,
                                 args.until, args.to or args.queue,
                                 args.delay, args.dry_run):
         out.write(history_replay.as_line(done) + '\n')
+        count += 1
+    if not count and TTL_KEY not in metadata:
+        raise failure.Failure('%s keeps no history: nothing to replay (set '
+                              'its %s metadata first)' % (
+                                  queues.name(args.queue, args.project),
+                                  TTL_KEY))
+    if not count:
+        sys.stderr.write('no message was posted to %s from %s to %s\n' % (
+            queues.name(args.queue, args.project),
+            history_events.iso(args.since), history_events.iso(args.until)))
     return 0
 
 

@@ -7,6 +7,8 @@ deployment, the pool that holds it.
 
 import importlib
 
+from zaqar.storage import pipeline
+
 from zaqar_delay.history import events as history_events
 from zaqar_delay.history import replay as history_replay
 from zaqar_delay.storage import catalog
@@ -76,6 +78,10 @@ class Replayer:
     def __init__(self, driver):
         self.driver = driver
         self.messages = driver.message_controller
+        # Queues made through the store's stages, as Zaqar's API makes
+        # them: registered in the store's own index of queues too.
+        self.queues = pipeline.DataDriver(
+            driver.conf, driver, driver.control_driver).queue_controller
 
     def read(self, queue, project, since):
         """The queue's events from ``since`` on, in time order."""
@@ -100,7 +106,7 @@ class Replayer:
         if todo and not dry_run:
             self.begin(queue, project)
             # As a post to Zaqar's v2 API does, make a missing queue.
-            self.driver.queue_controller.create(target, project=project)
+            self.queues.create(target, project=project)
         for posted in todo:
             if posted.at > until:
                 continue

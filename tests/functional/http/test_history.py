@@ -17,6 +17,7 @@ import time
 import uuid
 
 import redis
+import requests
 from zaqarclient.queues import client
 from zaqarclient.queues.v2 import core
 from zaqarclient.queues.v2 import queues
@@ -169,6 +170,41 @@ class RedisHistoryTest(zaqar_server.ServerTestCase):
         plain.post([{'body': 'x', 'ttl': 300}])
         self.assertTrue(cli_manage.keeps_no_history(
             self.stack.conf, self.name + '.plain', PROJECT))
+
+    def test_replay_to_a_new_queue_makes_a_whole_queue(self):
+        # Made as a post makes it: in the catalogue and in the store's
+        # own index of queues (metric series, Zaqar's collection).
+        queue = self.dotted(self.name, _history_ttl=3600)
+        since = int(time.time())
+        queue.post([{'body': {'n': 1}, 'ttl': 300}])
+        store = redis.Redis(port=self.stack.redis_port)
+        before = store.zcard('msgset_index')
+        target = self.name + '.new'
+        self.manage('replay', self.name, '--since', str(since), '--until',
+                    str(int(time.time()) + 1), '--to', target)
+        self.assertEqual(before + 1, store.zcard('msgset_index'))
+        listed = requests.get(self.stack.url + '/v2/queues', timeout=30,
+                              headers={'Client-ID': str(uuid.uuid4()),
+                                       'X-Project-ID': PROJECT}).json()
+        self.assertIn(target, [q['name'] for q in listed['queues']])
+
+    def test_replay_says_why_it_does_nothing(self):
+        kept = self.dotted(self.name, _history_ttl=3600)
+        kept.post([{'body': 1, 'ttl': 300}])
+        plain = self.dotted(self.name + '.plain')
+        plain.post([{'body': 1, 'ttl': 300}])
+        now = int(time.time())
+        status, out, err = cli_manage.refused(
+            self.stack.conf, 'replay', self.name, '--since', str(now + 60),
+            '--until', str(now), '--project', PROJECT)
+        self.assertEqual((2, ''), (status, out))
+        self.assertIn('--since', err)
+        status, out, err = cli_manage.refused(
+            self.stack.conf, 'replay', self.name + '.plain', '--since',
+            str(now - 60), '--until', str(now + 60), '--project', PROJECT)
+        self.assertEqual((1, ''), (status, out))
+        self.assertIn('keeps no history', err)
+        self.assertEqual(1, len(err.strip().splitlines()), err)
 
     def test_replay_twice_posts_once(self):
         queue = self.dotted(self.name, _history_ttl=3600)

@@ -85,6 +85,20 @@ class RedisHistoryTest(behaviour.Helpers, redis_store.DelayTestBase):
                          [(kind, {} if kind == 'posted' else fields)
                           for _, kind, fields in self.events()])
 
+    def test_expired_ready_is_recorded_once_by_a_list(self):
+        self.keep()
+        (gone,) = self.post(0, ttl=60)
+        self.post(0, ttl=60)
+        self.redis.delete(gone)             # redis expired its hash
+        timeutils.advance_time_seconds(61)  # the other: Zaqar's clock
+        kinds = ['posted', 'posted', 'expired', 'expired']
+        self.assertEqual([], self.list_ids()[0])
+        self.assertEqual(kinds, [kind for _, kind, _ in self.events()])
+        # Out of the index: no claim or list records them again.
+        self.assertEqual([], self.claim()[1])
+        self.assertEqual([], self.list_ids()[0])
+        self.assertEqual(kinds, [kind for _, kind, _ in self.events()])
+
     def test_nothing_is_written_without_history_ttl(self):
         (mid,) = self.post(0)
         claim_id, _ = self.claim()

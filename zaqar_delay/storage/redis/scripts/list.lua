@@ -12,9 +12,11 @@ ARGV[7] client uuid   ARGV[8] batch (work bound)
 
 Ready messages come from the ready set; claimed and delayed ones, when
 asked for, from the claimed set and the waiting chunks, merged by rank
-(reading at most limit + 1 chunks of at most 128 entries). Messages
-whose ttl ended, and the caller's own when echo is off, are skipped; at
-most limit + batch entries are examined. Messages the promotion gives
+(reading at most limit + 1 chunks of at most 128 entries). The caller's
+own, when echo is off, are skipped; so are messages whose ttl ended,
+which leave the ready set and are recorded as expired in the history
+of those that keep one (as a claim does); at most limit + batch entries
+are examined. Messages the promotion gives
 back with a backoff after their claim expired are counted in KEYS[8].
 Returns {next marker rank or '', id, ...}. Work: O((batch + limit) log n).
 --]]
@@ -23,6 +25,7 @@ Returns {next marker rank or '', id, ...}. Work: O((batch + limit) log n).
 --- @include "metrics"
 --- @include "promote"
 
+local history = KEYS[7]
 local now = tonumber(ARGV[1])
 local marker = ARGV[2]
 local limit = tonumber(ARGV[3])
@@ -31,7 +34,7 @@ local client_uuid = ARGV[7]
 local batch = tonumber(ARGV[8])
 
 local counted = {}
-promote(now, batch, KEYS[7], counted)
+promote(now, batch, history, counted)
 add_counts(KEYS[8], counted)
 
 local sources
@@ -100,10 +103,22 @@ while #page - 1 < limit and scanned < limit + batch do
         local rank, mid = found[i][1], found[i][2]
         scanned = scanned + 1
         marker = string.format('%d', rank)
-        local fields = mid and redis.call('HMGET', mid, 'e', 'u') or {}
+        local fields = mid and redis.call('HMGET', mid, 'e', 'u', 'h',
+                                          'c.c') or {}
         local expires = tonumber(fields[1])
-        if expires and expires > now and (echo or fields[2] ~= client_uuid) then
-            page[#page + 1] = mid
+        if expires and expires > now then
+            if echo or fields[2] ~= client_uuid then
+                page[#page + 1] = mid
+            end
+        elseif mid and redis.call('ZREM', ready, mid) == 1 then
+            -- Its ttl ended (its hash may be gone): out of the index,
+            -- and recorded as expired, as a claim that met it would.
+            if not expires then
+                record_gone(history, now, mid)
+            elseif fields[3] then
+                record(history, fields[3], now, mid, 'expired',
+                       {'count', fields[4] or ''})
+            end
         end
     end
 end
