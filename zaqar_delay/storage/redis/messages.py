@@ -232,6 +232,25 @@ class MessageController(steering.Steering,
 
     @utils.raises_conn_error
     @utils.retries_on_connection_error
+    def first(self, queue, project=None, sort=1):
+        """As upstream, but past messages whose record is gone (which
+        it took for an empty queue), dropping them from the index
+        (``scripts/first.lua``): one script call and one read."""
+        if sort not in (1, -1):
+            raise ValueError('sort must be either 1 (ascending) '
+                             'or -1 (descending)')
+        now = self.driver.now()
+        mid = self._lua['first'](
+            keys=list(keys.index(queue, project)) + [
+                keys.history(queue, project)],
+            args=[now, sort, self.driver.delay_conf.promote_batch_size])
+        message = mid and Message.from_redis(mid.decode(), self._client)
+        if not message:
+            raise errors.QueueIsEmpty(queue, project)
+        return delay.with_age(message.to_basic(now, include_created=True))
+
+    @utils.raises_conn_error
+    @utils.retries_on_connection_error
     def get(self, queue, message_id, project=None):
         if not self._queue_ctrl.exists(queue, project):
             raise errors.QueueDoesNotExist(queue, project)

@@ -78,7 +78,7 @@ class Scripts:
     # Scripts on one queue's index (each includes index.lua), and on
     # the store as a whole.
     QUEUE = ('post', 'claim', 'renew', 'release', 'delete', 'list',
-             'reindex', 'dead_letter', 'reschedule', 'move')
+             'reindex', 'dead_letter', 'reschedule', 'move', 'first')
     STORE = ('push_take', 'push_done')
     NAMES = QUEUE + STORE
     # What a lost write of these costs, at a failover: a list's only

@@ -13,6 +13,10 @@ from zaqar_delay.storage.redis import keys
 from zaqar_delay.storage.redis import waiting
 
 
+# Stats reads made, at most, while the ends of the index are gone.
+TRIES = 3
+
+
 class MessageQueueHandler(upstream_messages.MessageQueueHandler):
     """Upstream's queue handler, whose stats add the delayed messages.
 
@@ -23,14 +27,26 @@ class MessageQueueHandler(upstream_messages.MessageQueueHandler):
     delayed message comes due, present when ``delayed`` is not zero.
     Messages that came due in more than ``waiting.DUE_CHUNKS`` chunks
     and were not promoted yet (by a claim or list) may be counted as
-    delayed, and ``next_due`` may then be later than theirs.
+    delayed, and ``next_due`` may then be later than theirs. Messages
+    whose record is gone are dropped from the index as the oldest and
+    newest are looked for, ``[delay] promote_batch_size`` at each end
+    per look; a queue whose ends stay gone for ``TRIES`` looks is
+    counted empty by that call, never a 503.
     """
 
     @utils.raises_conn_error
     @utils.retries_on_connection_error
     def stats(self, name, project=None):
-        stats = super().stats(name, project)
-        counts = stats['messages']
+        for _ in range(TRIES):
+            stats = super().stats(name, project)
+            counts = stats['messages']
+            if not counts['total'] or 'newest' in counts:
+                break
+            # Counted, but the first ones at both ends are gone (their
+            # ttl ended): ``first`` dropped them; count again. Zaqar's
+            # API wants the oldest and newest of a queue it counts.
+        else:
+            counts.update(total=0, claimed=0, free=0)
         found = waiting.read(self._client, keys.index(name, project),
                              self.driver.now_ms())
         counts.update(delay.stats(counts['total'], counts['claimed'],

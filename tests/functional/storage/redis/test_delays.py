@@ -82,3 +82,18 @@ class RedisDelayBehaviourTest(behaviour.DelayBehaviour,
         self.assertEqual(round(posted + 1, 3), round(record['due'], 3))
         self.assertEqual(round(posted + 1.2, 3),
                          round(record['claimed_at'], 3))
+
+    def test_stats_show_the_ends_past_messages_whose_record_is_gone(self):
+        # Zaqar's API answers a 503 for a counted queue whose stats have
+        # no oldest or newest message.
+        first, middle, last = self.post(0, 0, 0)
+        self.redis.delete(first, last)          # their ttl ended in redis
+        counts = self.stats_of(self.queue, behaviour.PROJECT)
+        self.assertEqual((middle, middle), (
+            counts['oldest']['id'], counts['newest']['id']))
+        self.assertEqual(1, self.stats_of(self.queue,
+                                          behaviour.PROJECT)['total'])
+        self.redis.delete(middle)
+        counts = self.stats_of(self.queue, behaviour.PROJECT)
+        self.assertEqual(0, counts['total'])
+        self.assertNotIn('newest', counts)
