@@ -208,6 +208,24 @@ class WaitingControl:
         (mid,) = self.post({'delay': 60}, queue=plain)
         self.assertEqual([mid], list(self.claim(queue=plain)))
 
+    # idempotent posts
+
+    def test_an_idempotency_key_stores_a_post_sent_twice_once(self):
+        plain = self.make_queue('plain.')
+        for queue in (self.queue, plain):
+            body = {'messages': [
+                {'body': 'once', 'ttl': 300, 'idempotency_key': 'job-7'},
+                {'body': 'other', 'ttl': 300, 'idempotency_key': 'job-8'}]}
+            first = self.api.ok('post', queue + '/messages', body)
+            again = self.api.ok('post', queue + '/messages', body)
+            self.assertEqual(first['resources'], again['resources'], queue)
+            self.assertEqual(2, len(self.listed(queue=queue)), queue)
+        for key in ('', 5, 'k' * 257):
+            status, found = self.api.call(
+                'post', self.queue + '/messages', {'messages': [
+                    {'body': 1, 'ttl': 300, 'idempotency_key': key}]})
+            self.assertEqual(400, status, (key, found))
+
     # reschedule and run now
 
     def test_reschedule_run_now_and_keep_id_body_and_expiry(self):

@@ -208,9 +208,10 @@ class ExamplesTest(_Examples):
         self.assertEqual((8, 'work-failed', 'job_id'), (
             meta['_max_claim_count'], meta['_dead_letter_queue'],
             meta.get('_dedup_key')), meta)
-        # Job 1 done, job 2 given back with its backoff; one dedup post.
+        # Job 1 done, job 2 given back with its backoff; one dedup post
+        # and one post with an idempotency key, each sent twice.
         stats = self.metadata('jobs', 'work/stats')['messages']
-        self.assertEqual((1, 1, 2), (stats['delayed'], stats['free'],
+        self.assertEqual((1, 2, 3), (stats['delayed'], stats['free'],
                                      stats['total']), stats)
 
     def after_schedules(self):

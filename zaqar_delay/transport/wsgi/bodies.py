@@ -8,11 +8,16 @@ the store against its own (``zaqar_delay.delay.check_due``).
 import collections
 import time
 
+from zaqar_delay import dedup
 from zaqar_delay import delay
 from zaqar_delay import errors
 
 MOVE_LIMIT = 100        # most messages one move takes
 MOVE_DEFAULT = 10
+# A message's idempotency key: a post sent again with it (after a reply
+# was lost, or a 503) stores no second message while the first lives.
+IDEMPOTENCY_KEY = 'idempotency_key'
+KEY_LENGTH = 256
 
 Move = collections.namedtuple('Move', 'to ids limit')
 
@@ -51,8 +56,10 @@ class Posting:
     def extras(self, document):
         """For each message of a post's ``document``, what the store gets
         beside what Zaqar's API keeps: ``{'due': t}``, ``{'delay': n}``
-        (with ``delay_everywhere``) or ``{}``. A message with both, or a
-        bad one, is refused; so is a bad ``delay`` on any queue."""
+        (with ``delay_everywhere``), the identity of its
+        ``idempotency_key``, or ``{}``. A message with both a delay and a
+        due time, or a bad one, is refused; so is a bad ``delay`` on any
+        queue."""
         messages = document.get('messages') if isinstance(
             document, dict) else None
         if not isinstance(messages, list):
@@ -64,8 +71,21 @@ class Posting:
                 extra = self.when(message, required=False)
                 if 'delay' in extra and not self.delay_everywhere:
                     extra = {}
+                extra.update(self._idempotency(message))
             extras.append(extra)
         return extras
+
+    def _idempotency(self, message):
+        """The store's identity of a message with an idempotency key
+        (``dedup.IDENTITY``: held for the message's ttl), or {}."""
+        if IDEMPOTENCY_KEY not in message:
+            return {}
+        key = message[IDEMPOTENCY_KEY]
+        if not isinstance(key, str) or not 0 < len(key) <= KEY_LENGTH:
+            raise errors.DelayError(
+                '{0} must be a string of 1 to {1} characters, not {2!r}.',
+                IDEMPOTENCY_KEY, KEY_LENGTH, key)
+        return {dedup.IDENTITY: 'client ' + key}
 
     def when(self, document, required=True):
         """``{'delay': n}`` or ``{'due': t}`` from ``document`` (a

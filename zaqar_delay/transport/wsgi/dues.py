@@ -14,7 +14,10 @@ or a delay upstream's API ignores.
 import copy
 import json
 
+from zaqar.storage import errors as storage_errors
+
 from zaqar_delay import delay
+from zaqar_delay import errors
 from zaqar_delay.storage import message as stored
 
 
@@ -48,6 +51,7 @@ class MessageRecorder(Recorder):
     def __init__(self, controller, extras=()):
         super().__init__(controller)
         self.extras = extras
+        self.post_failed = False    # the store failed a post: unknown
 
     def get(self, *args, **kwargs):
         return self._noted(self._controller.get(*args, **kwargs))
@@ -68,7 +72,11 @@ class MessageRecorder(Recorder):
         messages = list(messages)
         for message, extra in zip(messages, self.extras):
             message.update(extra)
-        return self._controller.post(queue, messages, *args, **kwargs)
+        try:
+            return self._controller.post(queue, messages, *args, **kwargs)
+        except (storage_errors.ConnectionError, errors.NotReplicated):
+            self.post_failed = True
+            raise
 
 
 class ClaimRecorder(Recorder):

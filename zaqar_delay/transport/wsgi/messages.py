@@ -29,6 +29,12 @@ from zaqar_delay.transport.wsgi import bodies
 from zaqar_delay.transport.wsgi import dues
 
 LOG = logging.getLogger(__name__)
+# A post whose store failed mid-way (a failover, a replica that did not
+# acknowledge): the messages may be stored.
+MAYBE_STORED = ('The messages could not be acknowledged, but they may '
+                'have been stored: a post sent again can store them twice, '
+                'unless each message carries an idempotency_key (or the '
+                'queue has _dedup_key).')
 
 
 Upstream = upstream_messages.CollectionResource
@@ -45,11 +51,15 @@ class CollectionResource(Upstream):
         self.posting = posting
 
     def _serve(self, responder, req, resp, extras=(), **params):
-        if not any(extras) and not dues.asked(req):
-            return responder(self, req, resp, **params)
         recorder = dues.MessageRecorder(self._message_controller, extras)
-        responder(dues.serving(self, upstream.MESSAGE_CONTROLLER, recorder),
-                  req, resp, **params)
+        try:
+            responder(dues.serving(self, upstream.MESSAGE_CONTROLLER,
+                                   recorder), req, resp, **params)
+        except falcon.HTTPServiceUnavailable:
+            if recorder.post_failed:
+                raise wsgi_errors.HTTPServiceUnavailable(
+                    MAYBE_STORED) from None
+            raise
         if dues.asked(req):
             dues.add_dues(resp, recorder.dues)
 
