@@ -24,7 +24,6 @@ from zaqar.storage.redis import utils
 from zaqar_delay import pending
 from zaqar_delay.schedules import ticks
 from zaqar_delay.storage.redis import keys
-from zaqar_delay.storage.redis import scripting
 from zaqar_delay.storage.redis import zsets
 
 
@@ -45,10 +44,8 @@ class Schedules:
     def __init__(self, driver):
         self.driver = driver    # read by upstream's retry decorators
         self._client = driver.connection
-        self._take = self._client.register_script(
-            scripting.source('schedule_take'))
-        self._advance = self._client.register_script(
-            scripting.source('schedule_advance'))
+        self._take = driver.scripts['schedule_take']
+        self._advance = driver.scripts['schedule_advance']
 
     @utils.raises_conn_error
     @utils.retries_on_connection_error

@@ -79,7 +79,7 @@ class Scripts:
     # the store as a whole.
     QUEUE = ('post', 'claim', 'renew', 'release', 'delete', 'list',
              'reindex', 'dead_letter', 'reschedule', 'move', 'first')
-    STORE = ('push_take', 'push_done')
+    STORE = ('push_take', 'push_done', 'schedule_take', 'schedule_advance')
     NAMES = QUEUE + STORE
     # What a lost write of these costs, at a failover: a list's only
     # writes are promotions, which the next claim or list makes again.

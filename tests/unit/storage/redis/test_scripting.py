@@ -74,3 +74,20 @@ class HistoryKeyTest(testtools.TestCase):
         self.assertEqual(len(pairs), len(names))
         self.assertEqual('zaqar_delay.history.12:tenant.a/b:c.q.1',
                          keys.history('q.1', 'tenant.a/b:c'))
+
+
+class OnePlaceTest(testtools.TestCase):
+
+    def test_every_script_is_registered_by_scripts(self):
+        # So that with wait_replicas every write is replicated before it
+        # is acknowledged (scripting.Replicated).
+        folder = os.path.dirname(scripting.source.__code__.co_filename)
+        for name in os.listdir(folder):
+            if name.endswith('.py') and name != 'scripting.py':
+                with open(os.path.join(folder, name)) as f:
+                    self.assertNotIn('register_script', f.read(), name)
+        lua = {name[:-4] for name in os.listdir(os.path.join(folder,
+                                                             'scripts'))}
+        included = {'index', 'history', 'claim_terms', 'metrics',
+                    'promote', 'lease'}
+        self.assertEqual(lua - included, set(scripting.Scripts.NAMES))

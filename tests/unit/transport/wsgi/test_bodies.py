@@ -73,3 +73,16 @@ class MoveTest(testtools.TestCase):
             error = self.assertRaises(errors.DelayError, bodies.move, body,
                                       'a')
             self.assertTrue(str(error), body)
+
+
+class IdempotencyTest(testtools.TestCase):
+
+    def test_a_key_is_the_messages_identity(self):
+        from zaqar_delay import dedup
+        posting = bodies.Posting(3600, False, clock=lambda: NOW)
+        self.assertEqual([{dedup.IDENTITY: 'client k-1'}, {}],
+                         posting.extras({'messages': [
+                             {'idempotency_key': 'k-1'}, {}]}))
+        for bad in ('', 7, None, 'k' * 257):
+            self.assertRaises(errors.DelayError, posting.extras,
+                              {'messages': [{'idempotency_key': bad}]})
