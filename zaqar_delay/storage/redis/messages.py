@@ -103,8 +103,9 @@ class MessageController(steering.Steering,
 
     def _delete_queue_messages(self, queue, project, pipe):
         super()._delete_queue_messages(queue, project, pipe)
-        index = keys.index(queue, project)
-        pipe.delete(*index.own(), *keys.chunks(self._client, index))
+        # In the queue delete's transaction: its chunks are read there.
+        self._lua['drop_index'](keys=list(keys.index(queue, project)),
+                                client=pipe)
 
     @utils.retries_on_connection_error
     def _post(self, keys_, args):

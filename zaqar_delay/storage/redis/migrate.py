@@ -19,6 +19,7 @@ from oslo_utils import timeutils
 from zaqar.storage.redis import messages as upstream_messages
 
 from zaqar_delay.storage import common
+from zaqar_delay import delay
 from zaqar_delay.storage.redis import keys
 
 
@@ -46,7 +47,8 @@ def reindex(scripts, scope, batch=1000, dry_run=False):
     while True:
         reply = scripts['reindex'](
             keys=list(index),
-            args=[timeutils.utcnow_ts(), after, batch, int(not dry_run)])
+            args=[delay.floor_ms(timeutils.utcnow_ts(True)), after, batch,
+                  int(not dry_run)])
         last = encodeutils.safe_decode(reply[0])
         if not last:
             if not dry_run:

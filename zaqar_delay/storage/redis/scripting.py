@@ -78,19 +78,24 @@ class Scripts:
     # Scripts on one queue's index (each includes index.lua), and on
     # the store as a whole.
     QUEUE = ('post', 'claim', 'renew', 'release', 'delete', 'list',
-             'reindex', 'dead_letter', 'reschedule', 'move', 'first')
+             'reindex', 'dead_letter', 'reschedule', 'move', 'first',
+             'drop_index')
     STORE = ('push_take', 'push_done', 'schedule_take', 'schedule_advance')
     NAMES = QUEUE + STORE
     # What a lost write of these costs, at a failover: a list's only
     # writes are promotions, which the next claim or list makes again.
     READS = ('list',)
+    # Run inside a caller's transaction (``client=pipe``), which is
+    # written (and replicated, or not) as the caller's.
+    IN_TRANSACTION = ('drop_index',)
 
     def __init__(self, client, replication=NO_WAIT):
         self.client = client
         self._scripts = {name: client.register_script(source(name))
                          for name in self.NAMES}
         if replication.replicas:
-            for name in set(self.NAMES) - set(self.READS):
+            for name in (set(self.NAMES) - set(self.READS) -
+                         set(self.IN_TRANSACTION)):
                 self._scripts[name] = Replicated(self._scripts[name],
                                                  client, replication)
 

@@ -2,7 +2,10 @@
 claims, lists, deletes, stats and queue deletes across many chunks, and
 the chunks in redis's compact encoding."""
 
+from unittest import mock
+
 from oslo_utils import timeutils
+import redis
 
 from tests.common import behaviour
 from tests.fixtures import redis_store
@@ -108,4 +111,24 @@ class WaitingChunksTest(behaviour.Helpers, redis_store.DelayTestBase):
     def test_deleting_the_queue_removes_every_chunk(self):
         self.post_spread()
         self.queues.delete(self.queue, project=behaviour.PROJECT)
+        self.assertEqual([], self.redis.keys('*delay.wait*'))
+
+    def test_a_chunk_opened_while_the_queue_is_deleted_goes_too(self):
+        self.post_spread()
+        execute = redis.client.Pipeline.execute
+        raced = []
+
+        def racing(pipe, *args, **kwargs):
+            # After every read of the queue delete, before its
+            # transaction: a delayed post opens a new chunk.
+            if not raced:
+                raced.append(True)
+                self.redis.set(keys.rank_counter(self.queue,
+                                                 behaviour.PROJECT),
+                               keys.CHUNK * 40)
+                self.post(30)
+            return execute(pipe, *args, **kwargs)
+        with mock.patch.object(redis.client.Pipeline, 'execute', racing):
+            self.queues.delete(self.queue, project=behaviour.PROJECT)
+        self.assertEqual([True], raced)
         self.assertEqual([], self.redis.keys('*delay.wait*'))
