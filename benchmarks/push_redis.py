@@ -43,6 +43,7 @@ from zaqar.storage.redis import driver as upstream
 from benchmarks import common
 from tests.fixtures import services
 from zaqar_delay.push import dispatcher as push_dispatcher
+from zaqar_delay.push import payloads
 from zaqar_delay.push import webhook_http
 from zaqar_delay.storage.redis import driver as delay_driver
 
@@ -159,7 +160,7 @@ def _threads(pid):
 def _webhook(url, count, light):
     sub = {'subscriber': url, 'options': {}}
     for i in range(count):
-        data, headers = push_dispatcher.webhook_request(
+        data, headers = payloads.webhook_request(
             sub, 'burst', {'id': str(i), 'body': i, 'ttl': 60})
         webhook_http.post(url, data=data, headers=headers, timeout=(5, 30),
                           light=light)

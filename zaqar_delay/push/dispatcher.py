@@ -40,12 +40,12 @@ import urllib.parse
 import uuid
 
 from oslo_log import log as logging
-from oslo_serialization import jsonutils
 import requests
 from zaqar.storage import errors
 
 from zaqar_delay.metrics import process as metrics
 from zaqar_delay import pending
+from zaqar_delay.push import payloads
 from zaqar_delay.push import policy
 from zaqar_delay.push import slots
 from zaqar_delay.push import upstream
@@ -57,28 +57,6 @@ LOG = logging.getLogger(__name__)
 
 WEBHOOK = ('http', 'https')
 POKED_PAUSE = 0.05     # seconds between a poke and the pass after it
-
-
-def payload(message):
-    """What a subscriber gets of a message, due when posted or delayed:
-    Zaqar's notification (``body``, ``ttl``) with the message's ``id``,
-    so that a subscriber can tell a push made again from a new one."""
-    return {'id': message['id'], 'body': message['body'],
-            'ttl': message['ttl']}
-
-
-def webhook_request(subscription, queue, message):
-    """(data, headers) of a webhook push, as Zaqar's webhook task
-    builds them."""
-    options = subscription.get('options') or {}
-    body = dict(payload(message), queue_name=queue,
-                Message_Type=upstream.NOTIFICATION)
-    data = jsonutils.dumps(body)
-    if 'post_data' in options:
-        data = options['post_data'].replace('"$zaqar_message$"', data)
-    headers = {'Content-Type': 'application/json'}
-    headers.update(options.get('post_headers') or {})
-    return data, headers
 
 
 class _Outcome:
@@ -350,12 +328,14 @@ class Dispatcher:
         url = subscription['subscriber']
         scheme = urllib.parse.urlsplit(url).scheme
         if scheme not in WEBHOOK:
-            body = dict(payload(message), Message_Type=upstream.NOTIFICATION)
+            body = dict(payloads.payload(message),
+                        Message_Type=upstream.NOTIFICATION)
             upstream.task(scheme).execute(subscription, [body],
                                           conf=self.conf,
                                           queue_retry_policy=queue_policy)
             return policy.DONE, None
-        data, headers = webhook_request(subscription, queue, message)
+        data, headers = payloads.webhook_request(subscription, queue,
+                                                 message)
         try:
             status = webhook_http.post(url, data=data, headers=headers,
                                        timeout=self.timeout,

@@ -14,6 +14,7 @@ from tests.unit.metrics import test_process
 from zaqar_delay import opts
 from zaqar_delay import pending
 from zaqar_delay.push import dispatcher
+from zaqar_delay.push import payloads
 
 
 class Store:
@@ -368,6 +369,6 @@ class DispatcherTest(testtools.TestCase):
 
     def test_the_payload_is_zaqars_notification_with_the_id(self):
         self.assertEqual({'id': 'm', 'body': {'x': 1}, 'ttl': 60},
-                         dispatcher.payload({'id': 'm', 'body': {'x': 1},
-                                             'ttl': 60, 'age': 3,
-                                             'claim_count': 0}))
+                         payloads.payload({'id': 'm', 'body': {'x': 1},
+                                           'ttl': 60, 'age': 3,
+                                           'claim_count': 0}))
