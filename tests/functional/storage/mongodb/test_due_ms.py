@@ -6,13 +6,11 @@ rounded up to the millisecond (``delay.due_at``)."""
 import datetime
 
 from oslo_utils import timeutils
-from zaqar.conf import notification
-from zaqar.conf import storage as storage_opts
 
 from tests.common import behaviour
+from tests.common import pushes
 from tests.fixtures import mongodb_store
 from zaqar_delay import delay
-from zaqar_delay import push
 from zaqar_delay import retry
 from zaqar_delay.metrics import mongodb as reader
 from zaqar_delay.storage import export
@@ -23,17 +21,8 @@ PROJECT = behaviour.PROJECT
 US = datetime.timedelta(microseconds=1)
 
 
-class DueMsTest(behaviour.Helpers, mongodb_store.DelayTestBase):
-
-    def make_drivers(self, conf):
-        # With zaqar-delay's notifier stage: pending pushes are kept.
-        conf.register_opts(storage_opts.ALL_OPTS,
-                           group=storage_opts.GROUP_NAME)
-        conf.register_opts(notification.ALL_OPTS,
-                           group=notification.GROUP_NAME)
-        conf.set_override('message_pipeline', [push.STAGE],
-                          group=storage_opts.GROUP_NAME)
-        return super().make_drivers(conf)
+class DueMsTest(pushes.WithPushes, behaviour.Helpers,
+                mongodb_store.DelayTestBase):
 
     def setUp(self):
         super().setUp()

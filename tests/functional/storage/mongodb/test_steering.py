@@ -8,15 +8,13 @@ import threading
 
 from bson import objectid
 from oslo_utils import timeutils
-from zaqar.conf import notification
-from zaqar.conf import storage as storage_opts
 from zaqar.storage import errors
 
 from tests.common import behaviour
+from tests.common import pushes
 from tests.fixtures import mongodb_store
 from zaqar_delay import delay
 from zaqar_delay import errors as delay_errors
-from zaqar_delay import push
 from zaqar_delay import retry
 from zaqar_delay.storage import message
 from zaqar_delay.storage.mongodb import driver
@@ -25,17 +23,8 @@ from zaqar_delay.storage.mongodb import history
 PROJECT = behaviour.PROJECT
 
 
-class SteeringTest(behaviour.Helpers, mongodb_store.DelayTestBase):
-
-    def make_drivers(self, conf):
-        # With zaqar-delay's notifier stage: pending pushes are kept.
-        conf.register_opts(storage_opts.ALL_OPTS,
-                           group=storage_opts.GROUP_NAME)
-        conf.register_opts(notification.ALL_OPTS,
-                           group=notification.GROUP_NAME)
-        conf.set_override('message_pipeline', [push.STAGE],
-                          group=storage_opts.GROUP_NAME)
-        return super().make_drivers(conf)
+class SteeringTest(pushes.WithPushes, behaviour.Helpers,
+                   mongodb_store.DelayTestBase):
 
     def setUp(self):
         super().setUp()
