@@ -27,14 +27,15 @@ local claim_id = ARGV[2]
 local mid = KEYS[14]
 local dlq_messages, dlq_ready, dlq_rank_counter = KEYS[7], KEYS[8], KEYS[13]
 local claims, claim_hash, claim_list = KEYS[15], KEYS[16], KEYS[17]
+local history, metrics = KEYS[18], KEYS[19]
 
 local held = redis.call('HMGET', mid, 'c', 'h')
 if held[1] ~= claim_id then
     return 0
 end
-record(KEYS[18], held[2], now, mid, 'dead_lettered',
+record(history, held[2], now, mid, 'dead_lettered',
        {'claim', claim_id, 'to', ARGV[4]})
-redis.call('HINCRBY', KEYS[19], 'dead_lettered', 1)
+redis.call('HINCRBY', metrics, 'dead_lettered', 1)
 
 unwait(redis.call('ZSCORE', messages, mid) or -1)
 for _, set in ipairs(index_sets) do

@@ -24,8 +24,8 @@ Returns {4} when the queue does not exist (nothing is read or deleted),
 --]]
 --- @include "index"
 --- @include "history"
-local history = KEYS[7]
-if ARGV[3] ~= '' and not redis.call('ZSCORE', KEYS[8], ARGV[3]) then
+local history, project_queues = KEYS[7], KEYS[8]
+if ARGV[3] ~= '' and not redis.call('ZSCORE', project_queues, ARGV[3]) then
     return {4}
 end
 local now = tonumber(ARGV[1])

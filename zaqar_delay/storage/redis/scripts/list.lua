@@ -25,7 +25,7 @@ Returns {next marker rank or '', id, ...}. Work: O((batch + limit) log n).
 --- @include "metrics"
 --- @include "promote"
 
-local history = KEYS[7]
+local history, metrics = KEYS[7], KEYS[8]
 local now = tonumber(ARGV[1])
 local marker = ARGV[2]
 local limit = tonumber(ARGV[3])
@@ -35,7 +35,7 @@ local batch = tonumber(ARGV[8])
 
 local counted = {}
 promote(now, batch, history, counted)
-add_counts(KEYS[8], counted)
+add_counts(metrics, counted)
 
 local sources
 local with_waiting = false

@@ -18,8 +18,8 @@ again at the lease expiry and any dispatcher takes it then. Work:
 O(log n + limit).
 --]]
 --- @include "lease"
-local delivered = KEYS[2]
-local taken, scores = lease(KEYS[1], tonumber(ARGV[1]),
+local pushes, delivered = KEYS[1], KEYS[2]
+local taken, scores = lease(pushes, tonumber(ARGV[1]),
                            tonumber(ARGV[2]), tonumber(ARGV[3]))
 if #taken == 0 then
     return {taken, {}, {}}

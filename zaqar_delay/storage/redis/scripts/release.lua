@@ -22,7 +22,7 @@ Returns the number of messages released. Work: O(claim size * log n).
 --- @include "history"
 --- @include "metrics"
 local claims, claim_hash, claim_list = KEYS[7], KEYS[8], KEYS[9]
-local history = KEYS[10]
+local history, metrics = KEYS[10], KEYS[11]
 local now = tonumber(ARGV[1])
 local claim_id = ARGV[2]
 local released = 0
@@ -51,5 +51,5 @@ end
 
 redis.call('DEL', claim_hash, claim_list)
 redis.call('ZREM', claims, claim_id)
-add_counts(KEYS[11], counted)
+add_counts(metrics, counted)
 return released

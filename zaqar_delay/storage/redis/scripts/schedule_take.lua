@@ -13,5 +13,6 @@ it has posted its ticks; if it dies first, the queue is due again at the
 lease expiry and any dispatcher takes it then. Work: O(log n + limit).
 --]]
 --- @include "lease"
-return lease(KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]),
+local schedules = KEYS[1]
+return lease(schedules, tonumber(ARGV[1]), tonumber(ARGV[2]),
              tonumber(ARGV[3]))
