@@ -24,6 +24,10 @@ Message = models.Message
 # Posts planned with metadata the queue no longer had, at most, before
 # the metadata is read through the queue controller instead.
 STALE_PLANS = 3
+# Reply codes of scripts/delete.lua and scripts/post.lua (named there the
+# same way).
+DELETED, HELD, NOT_CLAIMED, CLAIMED_BY_ANOTHER, NO_QUEUE = 0, 1, 2, 3, 4
+STALE_PLAN = 0
 
 
 class MessageController(steering.Steering,
@@ -134,7 +138,7 @@ class MessageController(steering.Steering,
                     continue
                 answers = self.store(queue, project, messages, client_uuid,
                                      *terms, planned_with=packed)
-                if not answers or answers[0] != 0:
+                if not answers or answers[0] != STALE_PLAN:
                     return answers
                 packed = answers[1] or b''
                 self._metadata.put(queue, project, packed)
@@ -178,7 +182,7 @@ class MessageController(steering.Steering,
                               keys.PUSHES, keys.history(queue, project),
                               keys.queue_hash(queue, project)] +
                              own_keys, args)
-        if answers and answers[0] == 0:
+        if answers and answers[0] == STALE_PLAN:
             return answers
         return [answer.decode() if isinstance(answer, bytes) else answer
                 for answer in answers]
@@ -302,13 +306,13 @@ class MessageController(steering.Steering,
             'claims', [claim])
         code = self._delete(queue, project, [message_id], check, claims,
                             queue_checked)[0]
-        if code == 4:       # no such queue
+        if code == NO_QUEUE:
             return
-        if code == 1:
+        if code == HELD:
             raise errors.MessageIsClaimed(message_id)
-        if code == 2:
+        if code == NOT_CLAIMED:
             raise errors.MessageNotClaimed(message_id)
-        if code == 3:
+        if code == CLAIMED_BY_ANOTHER:
             claim_ctrl = self.driver.claim_controller
             if not claim_ctrl._exists(queue, claim, project):
                 raise errors.ClaimDoesNotExist(claim, queue, project)
@@ -332,7 +336,7 @@ class MessageController(steering.Steering,
         check = 'claims' if claim_ids else 'any'
         reply = self._delete(queue, project, message_ids, check,
                              claim_ids or [])
-        if reply[0] == 2:
+        if reply[0] == NOT_CLAIMED:
             raise errors.MessageNotClaimed(reply[1])
-        if reply[0] == 3:
+        if reply[0] == CLAIMED_BY_ANOTHER:
             raise errors.ClaimDoesNotMatch(reply[2], queue, project)

@@ -24,9 +24,12 @@ Returns {4} when the queue does not exist (nothing is read or deleted),
 --]]
 --- @include "index"
 --- @include "history"
+-- The reply codes (messages.py names them the same).
+local DELETED, HELD, NOT_CLAIMED, CLAIMED_BY_ANOTHER, NO_QUEUE =
+    0, 1, 2, 3, 4
 local history, project_queues = KEYS[7], KEYS[8]
 if ARGV[3] ~= '' and not redis.call('ZSCORE', project_queues, ARGV[3]) then
-    return {4}
+    return {NO_QUEUE}
 end
 local now = tonumber(ARGV[1])
 local popped = ARGV[2] == 'popped' and 1 or 0
@@ -46,11 +49,11 @@ for i = 9, #KEYS do
         local holder = held[1]
         local live = holder and holder ~= '' and tonumber(held[2]) > now
         if check == 'unclaimed' and live then
-            return {1, mid, holder}
+            return {HELD, mid, holder}
         elseif check == 'claims' and not live and held[1] then
-            return {2, mid}
+            return {NOT_CLAIMED, mid}
         elseif check == 'claims' and live and not allowed[holder] then
-            return {3, mid, holder}
+            return {CLAIMED_BY_ANOTHER, mid, holder}
         end
         present[#present + 1] = {mid, rank}
         if held[3] then
@@ -72,4 +75,4 @@ for _, found in ipairs(present) do
         redis.call('ZREM', set, mid)
     end
 end
-return {0, #present}
+return {DELETED, #present}

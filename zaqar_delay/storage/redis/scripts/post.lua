@@ -53,10 +53,12 @@ local wake_channel = ARGV[6]
 local rank_counter, pushes, history = KEYS[7], KEYS[8], KEYS[9]
 local queue_hash = KEYS[10]
 
+-- The reply code of a post planned with other metadata (messages.py).
+local STALE_PLAN = 0
 if ARGV[4] == '1' then
     local metadata = redis.call('HGET', queue_hash, 'm') or ''
     if metadata ~= ARGV[5] then
-        return {0, metadata}
+        return {STALE_PLAN, metadata}
     end
 end
 
