@@ -56,6 +56,12 @@ class RedisHistoryTest(zaqar_server.ServerTestCase):
         self.assertEqual(0, code, out.getvalue())
         return out.getvalue().splitlines()
 
+    def store_queues(self):
+        """How many queues the message store's own index holds
+        (redis: upstream's ``msgset_index``), None for a store with
+        none."""
+        return redis.Redis(port=self.stack.redis_port).zcard('msgset_index')
+
     def history(self, queue, *argv):
         return [json.loads(line)
                 for line in self.manage('history', queue, '--json', *argv)]
@@ -177,12 +183,12 @@ class RedisHistoryTest(zaqar_server.ServerTestCase):
         queue = self.dotted(self.name, _history_ttl=3600)
         since = int(time.time())
         queue.post([{'body': {'n': 1}, 'ttl': 300}])
-        store = redis.Redis(port=self.stack.redis_port)
-        before = store.zcard('msgset_index')
+        before = self.store_queues()
         target = self.name + '.new'
         self.manage('replay', self.name, '--since', str(since), '--until',
                     str(int(time.time()) + 1), '--to', target)
-        self.assertEqual(before + 1, store.zcard('msgset_index'))
+        if before is not None:
+            self.assertEqual(before + 1, self.store_queues())
         listed = requests.get(self.stack.url + '/v2/queues', timeout=30,
                               headers={'Client-ID': str(uuid.uuid4()),
                                        'X-Project-ID': PROJECT}).json()
