@@ -62,6 +62,15 @@ class Promotion:
                         self._caught_up.clear()
                     self._caught_up[index.name] = caught_up
 
+    def expect(self, index, due):
+        """Note an entry of ``index`` written due at ``due`` (a due time
+        asked may fall in the second it is written in): this process
+        promotes the queue again by then."""
+        with self._promoting_lock:
+            if index.name in self._caught_up:
+                self._caught_up[index.name] = min(
+                    self._caught_up[index.name], due)
+
     def _batch(self, index, now):
         """Promote once: when it caught up, the time it may be needed
         again, else None. ``due`` is listed up to the next second, so
