@@ -205,9 +205,14 @@ class ClaimController(upstream_claims.ClaimController):
     def _take(self, taking, mid, headers, body):
         """A locked message as claimed, and (its expiry, its retry backoff)
         with the claim: what ``_write`` writes; None if it went to the
-        DLQ. The message is a ``message.Message`` with the due time it
-        came due at."""
+        DLQ, or is rescheduled and not due yet (``records.waits``: its
+        lock is given up). The message is a ``message.Message`` with the
+        due time it came due at."""
         content = jsonutils.loads(body)
+        if records.waits(content, self.driver.now_ms()):
+            taking.index.unlock(mid, locks.Lock(taking.claim_id,
+                                                taking.expires))
+            return None
         msg = message.Message(content, records.due_of(mid, content, headers))
         msg['claim_count'] = msg.get('claim_count', 0) + 1
         client = headers.get('x-object-meta-clientid', '')

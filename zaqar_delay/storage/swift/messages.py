@@ -24,6 +24,7 @@ from zaqar_delay.storage.swift import promotion
 from zaqar_delay.storage.swift import pushes
 from zaqar_delay.storage.swift import records
 from zaqar_delay.storage.swift import responses
+from zaqar_delay.storage.swift import steering
 from zaqar_delay.storage.swift import upstream
 
 # How long a delete without a claim holds a message's lock (seconds): a
@@ -32,12 +33,14 @@ from zaqar_delay.storage.swift import upstream
 DELETE_HOLD = 60
 
 
-class MessageController(upstream_messages.MessageController):
+class MessageController(steering.Steering,
+                        upstream_messages.MessageController):
     """Messages of a delayed queue, with index containers beside them.
 
     A message is upstream's object (container
     ``zaqar_message:<queue>:<project>``, content ``body claim_id ttl
-    claim_count delay_expires``, ``X-Object-Meta-ClientID``,
+    claim_count delay_expires`` (and ``rescheduled``: ``records``),
+    ``X-Object-Meta-ClientID``,
     ``X-Delete-At`` its expiry), named by an id that sorts by posting time,
     so ``swift`` can read the store. Each queue also has these containers
     of entries (``zaqar_delay_<kind>:<queue>:<project>``), each expiring

@@ -7,6 +7,12 @@ from zaqar_delay.storage import message
 from zaqar_delay.storage.swift import idtime
 from zaqar_delay.storage.swift import upstream
 
+# The content key a reschedule sets: such a message is never taken
+# before its content's ``delay_expires`` (``waits``), whichever index
+# entry leads a claim to it (doc/source/swift.rst, "Reschedules and
+# moves").
+RESCHEDULED = 'rescheduled'
+
 
 def due_of(message_id, content, headers):
     """The due time of a message (unix seconds, to the ms where it was
@@ -15,6 +21,14 @@ def due_of(message_id, content, headers):
     if due is None:
         return idtime.created_at(message_id, headers)
     return due
+
+
+def waits(content, now):
+    """Whether a message whose content is ``content`` (a dict) must not
+    be taken at ``now`` (unix seconds, to the ms): a rescheduled one not
+    due yet."""
+    return bool(content.get(RESCHEDULED)) and content.get(
+        'delay_expires', 0) > now
 
 
 def basic(message_id, body, headers, now):

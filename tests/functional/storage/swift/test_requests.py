@@ -79,6 +79,19 @@ class SwiftRequestsTest(behaviour.Helpers, swift_store.DelayTestBase):
         self.assertEqual(1, len(first))
         self.assertEqual(1, len(second))
 
+    def test_a_reschedule_makes_14_or_15_requests(self):
+        # The object and its lock read at once; the hold: the lease's
+        # bid, door and read-back, the lock, the lease's two deletes;
+        # the object again; the due and waiting entries (later) or the
+        # ready entry (now); the content; the entries of its old state
+        # (ready or waiting, and the due entry it had); the hold's
+        # delete.
+        (mid,) = self.post(0)
+        for wait, requests in ((60, 15), (0, 14)):
+            self.swift.clear()
+            self.messages.reschedule(self.queue, mid, PROJECT, delay=wait)
+            self.assertEqual(requests, self.swift.total())
+
 
 class SwiftHistoryRequestsTest(behaviour.Helpers, swift_store.DelayTestBase):
     """What ``_history_ttl`` costs in requests: nothing when it is off,

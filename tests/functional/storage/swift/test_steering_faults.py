@@ -1,0 +1,104 @@
+"""``swift.delay`` reschedules whose zaqar-server dies between two of
+their requests: nothing lost, nothing claimable before its due time
+(doc/source/swift.rst, "Reschedules and moves")."""
+
+from oslo_utils import timeutils
+
+from tests.common import behaviour
+from tests.common import fault_matrix
+from tests.fixtures import swift_store
+from zaqar_delay import delay
+from zaqar_delay.storage.swift import holds
+
+PROJECT = behaviour.PROJECT
+METHODS = ('get_object', 'head_object', 'put_object', 'post_object',
+           'delete_object', 'get_container')
+
+
+class Dies:
+    """From the first request of ``client`` that ``when(method, container,
+    name)`` matches (that one included), every request raises
+    ``fault_matrix.Died``: the zaqar-server died there. ``revive`` ends
+    it (another zaqar-server goes on)."""
+
+    def __init__(self, test, client, when):
+        self.when, self.dead, self.alive = when, False, False
+        for method in METHODS:
+            original = getattr(client, method)
+            test.addCleanup(setattr, client, method, original)
+            setattr(client, method, self._wrap(method, original))
+
+    def _wrap(self, method, original):
+        def call(*args, **kwargs):
+            if not self.alive:
+                self.dead = self.dead or self.when(method, *args[:2])
+                if self.dead:
+                    raise fault_matrix.Died()
+            return original(*args, **kwargs)
+        return call
+
+    def revive(self):
+        self.alive = True
+
+
+def writes(kind, queue):
+    """A ``when`` for ``Dies``: a PUT into the ``kind`` container of
+    ``queue`` (``message`` for the messages')."""
+    prefix = ('zaqar_message:' if kind == 'message' else
+              'zaqar_delay_%s:' % kind) + queue + ':'
+    return lambda method, container, *name: (
+        method == 'put_object' and container.startswith(prefix))
+
+
+def deletes(kind, queue):
+    prefix = ('zaqar_message:' if kind == 'message' else
+              'zaqar_delay_%s:' % kind) + queue + ':'
+    return lambda method, container, *name: (
+        method == 'delete_object' and container.startswith(prefix))
+
+
+class SwiftRescheduleDiesTest(behaviour.Helpers, swift_store.DelayTestBase):
+
+    def dies(self, when):
+        return Dies(self, self.driver.connection, when)
+
+    def reschedule_dying(self, mid, when, **asked):
+        died = self.dies(when)
+        self.assertRaises(fault_matrix.Died, self.messages.reschedule,
+                          self.queue, mid, project=PROJECT, **asked)
+        self.assertTrue(died.dead)
+        died.revive()
+
+    def test_dying_before_its_content_leaves_it_as_it_was(self):
+        (mid,) = self.post(0)
+        self.reschedule_dying(mid, writes('waiting', self.queue), delay=600)
+        self.assertEqual([], self.claim(ttl=30)[1])     # held
+        timeutils.advance_time_seconds(holds.HOLD + 1)
+        found = self.messages.get(self.queue, mid, project=PROJECT)
+        self.assertLess(found.due, timeutils.utcnow_ts(True))
+        self.assertEqual([mid], self.claim(ttl=30)[1])
+
+    def test_dying_after_its_content_never_comes_early(self):
+        # Its ready entry is left: the claims that find it by it pass it
+        # over until its new due time.
+        (mid,) = self.post(0)
+        self.reschedule_dying(mid, deletes('ready', self.queue), delay=600)
+        now = timeutils.utcnow_ts(True)
+        self.assertEqual(delay.due_at(now, 600), self.messages.get(
+            self.queue, mid, project=PROJECT).due)
+        timeutils.advance_time_seconds(holds.HOLD + 1)
+        self.assertEqual([], self.claim(ttl=30)[1])
+        timeutils.advance_time_seconds(600 - holds.HOLD - 1)
+        self.assertEqual([mid], self.claim(ttl=30)[1])
+
+    def test_dying_while_held_leaves_a_message_of_an_ended_claim_findable(
+            self):
+        # The claim's entry is read while the reschedule's hold lives:
+        # promotion gives the message back under it.
+        (mid,) = self.post(0)
+        self.claim(ttl=30)
+        timeutils.advance_time_seconds(31)
+        self.reschedule_dying(mid, writes('due', self.queue), delay=600)
+        self.assertEqual([], self.claim(ttl=30)[1])     # reads the entry
+        timeutils.advance_time_seconds(holds.HOLD + 1)
+        self.assertEqual([mid], self.claim(ttl=30)[1])
