@@ -1,5 +1,5 @@
 """Holds: a message's lock, taken for an operation without a claim (a
-reschedule) as a claim takes one, so that claims, deletes and
+reschedule, a move) as a claim takes one, so that claims, deletes and
 other operations keep off the message while it changes."""
 
 import collections

@@ -29,11 +29,13 @@ KINDS = (READY, WAITING, DUE, CLAIM_EXPIRY, LOCK, DEDUP, LEASE)
 # The shards of the ids of other layouts (upstream's), by a hash.
 SHARDS = 16
 # Operations without a claim hold a message's lock under these
-# prefixes, then a uuid: a delete (the message controller's ``delete``)
-# and a reschedule (``steering``).
+# prefixes: a delete (the message controller's ``delete``) and a
+# reschedule, then a uuid; a move, then the id of the message's copy
+# (``steering``).
 DELETING = 'delete-'
 RESCHEDULING = 'reschedule-'
-HOLDS = (DELETING, RESCHEDULING)
+MOVING = 'move-'
+HOLDS = (DELETING, RESCHEDULING, MOVING)
 # Kinds of the earlier layout, which a queue's drop deletes too:
 # ``claimed`` had an entry per claimed message (now its lock counts).
 LEGACY_KINDS = ('claimed',)
@@ -244,7 +246,7 @@ class Index:
     @staticmethod
     def on_hold(held):
         """Whether a live Lock is the hold of an operation without a
-        claim (a delete, a reschedule), not a claim's."""
+        claim (a delete, a reschedule, a move), not a claim's."""
         return held.holder.startswith(HOLDS)
 
     def holder(self, message_id, now):

@@ -126,8 +126,8 @@ class Promotion:
         """A claim's entry: give back each message it names that is still
         there (one listing of the message container over the entry's ids
         tells), names this claim or another that has ended, and whose
-        lock has ended (deleted after) or is the hold of a delete or a
-        reschedule (left in place). Requests: the entry's
+        lock has ended (deleted after) or is the hold of a delete, a
+        reschedule or a move (left in place). Requests: the entry's
         read, that listing, and per message its GET, its lock's read (and
         a HEAD of another claim it names) and the give-back's writes.
         Why each case: ``doc/source/failures.rst``, "Orphan locks"."""

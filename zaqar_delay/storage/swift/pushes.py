@@ -19,7 +19,8 @@ deletes the moved entry and the lease, if the lease is still its own.
 
 A reschedule moves a message's entry not taken yet to the new due time
 (``reschedule``: the new entry, then the old one deleted, and the new
-one too when a dispatcher took the old one meanwhile).
+one too when a dispatcher took the old one meanwhile); a move drops the
+original's (``drop``) and writes one for the copy.
 
 ``zaqar_delay_push_delivered`` holds, for a push some subscribers
 answered 2xx for while others were retried, an object named like its
@@ -43,6 +44,7 @@ from zaqar_delay import pending
 from zaqar_delay.storage.swift import index as idx
 from zaqar_delay.storage.swift import locks
 from zaqar_delay.storage.swift import objects
+from zaqar_delay.storage.swift import parallel
 from zaqar_delay.storage.swift import responses
 
 PENDING = 'zaqar_delay_pushes'
@@ -80,6 +82,13 @@ def reschedule(client, message_id, queue, project, old_due, expires, due):
             if not _delete(client, old):
                 _delete(client, new)
             return
+
+
+def drop(client, message_id, queue, project, due, expires):
+    """Delete the pending push of a message due at ``due``, if it has
+    one (gone is fine): one DELETE a name it may have, at once."""
+    parallel.each(lambda name: _delete(client, name), idx.due_names(
+        due, expires, pending.name(message_id, queue, project)))
 
 
 def _delete(client, entry):

@@ -1,4 +1,4 @@
-"""Reschedule messages of a ``swift.delay`` queue.
+"""Reschedule and move messages of a ``swift.delay`` queue.
 
 Mixed into the message controller. Swift has no transaction, so each
 operation is several requests, made while the message is held
@@ -14,9 +14,11 @@ from zaqar.storage import errors
 
 from zaqar_delay import delay as rules
 from zaqar_delay import errors as delay_errors
+from zaqar_delay.history import events
 from zaqar_delay.storage.swift import history
 from zaqar_delay.storage.swift import holds
 from zaqar_delay.storage.swift import index as idx
+from zaqar_delay.storage.swift import moves
 from zaqar_delay.storage.swift import objects
 from zaqar_delay.storage.swift import parallel
 from zaqar_delay.storage.swift import pushes
@@ -25,7 +27,7 @@ from zaqar_delay.storage.swift import upstream
 
 
 def due_asked(now, delay_=None, due=None):
-    """The due time a reschedule asks for at ``now``: ``delay_``
+    """The due time a reschedule or move asks for at ``now``: ``delay_``
     seconds from now, or ``due`` (up to the ms; a time past, or neither:
     now)."""
     if delay_ is not None:
@@ -34,8 +36,9 @@ def due_asked(now, delay_=None, due=None):
 
 
 class Steering:
-    """``reschedule`` of ``swift.delay``'s message controller (whose
-    ``index``, ``found``, ``_read`` and ``_promotion`` it uses)."""
+    """``reschedule`` and ``move`` of ``swift.delay``'s message
+    controller (whose ``index``, ``found``, ``delete_object``, ``_read``,
+    ``_candidates`` and ``_promotion`` they use)."""
 
     def reschedule(self, queue, message_id, project=None, delay=None,
                    due=None):
@@ -124,3 +127,34 @@ class Steering:
                 self._client, mid, index.queue, index.project, old_due,
                 expires, due))
         parallel.together(*calls)
+
+    def move(self, queue, target, project=None, ids=None, limit=None,
+             delay=None, due=None):
+        """Move the messages ``ids`` (or the first ``limit`` ready or
+        waiting by posting order) that no live claim holds to the queue
+        ``target`` of the project, due ``delay`` seconds from now, at
+        ``due``, or now; returns [(old id, new id)] of those moved. Raises
+        QueueDoesNotExist. Requests: ``moves.Move.of``'s, and for
+        ``limit`` the listings of ``ready`` and ``waiting``."""
+        for name in (queue, target):
+            if not self._queue_ctrl.exists(name, project):
+                raise errors.QueueDoesNotExist(name, project)
+        keep = events.of_queue(
+            self._queue_ctrl.get_metadata(target, project),
+            self.driver.delay_conf.max_history_ttl)
+        now = self.driver.now_ms()
+        move = moves.Move(self, queue, target, project,
+                          due_asked(now, delay, due), now, keep)
+        if ids is not None:
+            return move.of(list(dict.fromkeys(ids)))
+        index = self.index(queue, project)
+        moved, marker, examined = [], None, 0
+        bound = limit + self.driver.delay_conf.promote_batch_size
+        while len(moved) < limit and examined < bound:
+            names = self._candidates(index, [idx.READY, idx.WAITING],
+                                     marker, limit - len(moved))
+            if not names:
+                break
+            marker, examined = names[-1], examined + len(names)
+            moved += move.of(names)
+        return moved

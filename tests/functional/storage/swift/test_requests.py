@@ -92,6 +92,21 @@ class SwiftRequestsTest(behaviour.Helpers, swift_store.DelayTestBase):
             self.messages.reschedule(self.queue, mid, PROJECT, delay=wait)
             self.assertEqual(requests, self.swift.total())
 
+    def test_a_move_of_k_makes_11k_plus_5_requests_a_shard(self):
+        # Per message: its object and lock read at once, its lock, its
+        # object again, the copy and its ready entry, the original's
+        # delete, then its ready, waiting and due entries' deletes and
+        # the lock's; per shard, the lease (five, as a claim's).
+        target = self.queue + '-to'
+        self.queues.create(target, project=PROJECT)
+        self.post(0, 600, queue=target)     # its containers made
+        ids = self.post(0, 0)
+        shards = {idx.shard(mid) for mid in ids}
+        self.swift.clear()
+        moved = self.messages.move(self.queue, target, PROJECT, ids=ids)
+        self.assertEqual(ids, [old for old, _ in moved])
+        self.assertEqual(11 * 2 + 5 * len(shards), self.swift.total())
+
 
 class SwiftHistoryRequestsTest(behaviour.Helpers, swift_store.DelayTestBase):
     """What ``_history_ttl`` costs in requests: nothing when it is off,

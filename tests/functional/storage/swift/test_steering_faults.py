@@ -1,6 +1,9 @@
-"""``swift.delay`` reschedules whose zaqar-server dies between two of
-their requests: nothing lost, nothing claimable before its due time
-(doc/source/swift.rst, "Reschedules and moves")."""
+"""``swift.delay`` reschedules and moves whose zaqar-server dies between
+two of their requests: nothing lost, nothing claimable before its due
+time, and a repeat of the move finishes it (doc/source/swift.rst,
+"Reschedules and moves")."""
+
+import uuid
 
 from oslo_utils import timeutils
 
@@ -102,3 +105,67 @@ class SwiftRescheduleDiesTest(behaviour.Helpers, swift_store.DelayTestBase):
         self.assertEqual([], self.claim(ttl=30)[1])     # reads the entry
         timeutils.advance_time_seconds(holds.HOLD + 1)
         self.assertEqual([mid], self.claim(ttl=30)[1])
+
+
+class SwiftMoveDiesTest(behaviour.Helpers, swift_store.DelayTestBase):
+
+    def setUp(self):
+        super().setUp()
+        self.target = 't-' + uuid.uuid4().hex[:8]
+        self.queues.create(self.target, project=PROJECT)
+
+    def move(self, ids):
+        return self.messages.move(self.queue, self.target, project=PROJECT,
+                                  ids=ids)
+
+    def move_dying(self, ids, when):
+        died = Dies(self, self.driver.connection, when)
+        self.assertRaises(fault_matrix.Died, self.move, ids)
+        self.assertTrue(died.dead)
+        died.revive()
+
+    def drain(self, queue):
+        found = []
+        while True:
+            _, ids = self.claim(limit=20, ttl=600, queue=queue)
+            if not ids:
+                return found
+            found += ids
+
+    def bodies(self, queue, ids):
+        return sorted(m['body']['n'] for m in self.messages.bulk_get(
+            queue, ids, project=PROJECT))
+
+    def test_dying_after_the_copy_leaves_the_original_alone_claimable(self):
+        ids = self.post(0, 30)
+        self.move_dying(ids, writes('ready', self.target))
+        timeutils.advance_time_seconds(holds.HOLD + 1)
+        self.assertEqual([], self.drain(self.target))
+        self.assertEqual(ids, self.drain(self.queue))
+
+    def test_dying_before_the_original_goes_and_the_repeat(self):
+        ids = self.post(0, 30)
+        self.move_dying(ids, deletes('message', self.queue))
+        moved = self.move(ids)
+        self.assertEqual(ids, [old for old, _ in moved])
+        timeutils.advance_time_seconds(holds.HOLD + 1)
+        self.assertEqual([], self.drain(self.queue))
+        copies = self.drain(self.target)
+        self.assertEqual(sorted(new for _, new in moved), sorted(copies))
+        self.assertEqual([0, 1], self.bodies(self.target, copies))
+
+    def test_without_the_repeat_it_is_in_both_once_the_hold_ends(self):
+        ids = self.post(0)
+        self.move_dying(ids, deletes('message', self.queue))
+        self.assertEqual([], self.drain(self.queue))    # held
+        self.assertEqual(1, len(self.drain(self.target)))
+        timeutils.advance_time_seconds(holds.HOLD + 1)
+        self.assertEqual(ids, self.drain(self.queue))
+
+    def test_a_repeat_after_a_copy_without_its_entries(self):
+        ids = self.post(0)
+        self.move_dying(ids, writes('ready', self.target))
+        self.assertEqual(ids, [old for old, _ in self.move(ids)])
+        timeutils.advance_time_seconds(holds.HOLD + 1)
+        self.assertEqual([], self.drain(self.queue))
+        self.assertEqual(1, len(self.drain(self.target)))

@@ -72,7 +72,7 @@ class DueNamesTest(testtools.TestCase):
 
     def test_holds_are_known_by_their_prefix(self):
         index = idx.Index(None, 'q', 'p')
-        for holder in (idx.DELETING, idx.RESCHEDULING):
+        for holder in (idx.DELETING, idx.RESCHEDULING, idx.MOVING):
             self.assertTrue(index.on_hold(locks.Lock(holder + 'x', 9)))
         self.assertFalse(index.on_hold(locks.Lock(str(uuid.uuid4()), 9)))
 
