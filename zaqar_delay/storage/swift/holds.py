@@ -40,7 +40,8 @@ def hold(index, holders, now, clock):
     taker = uuidutils.generate_uuid()
 
     def shard(name):
-        door = _lease(index, name, taker, shards[name], clock)
+        door = _lease(index, name, taker, {
+            mid: holders[mid] for mid in shards[name]}, clock)
         if door is None:
             return []
         try:
@@ -58,13 +59,19 @@ def hold(index, holders, now, clock):
 
 def _lease(index, shard, taker, wanted, clock):
     """The lease of ``shard``, tried again while another taker holds it
-    and a message of ``wanted`` has no live lock; None if not won."""
+    and a message of ``wanted`` ({id: holder}) has no live lock of
+    another holder; None if not won."""
     patience = time.monotonic() + PATIENCE
+
+    def taken(mid, now):
+        held = index.holder(mid, now)
+        return held is not None and held.holder != wanted[mid]
+
     while True:
         now = clock()
         door = index.lease(shard, taker, now)
         if door is not None or time.monotonic() > patience:
             return door
-        if all(index.holder(mid, now) for mid in wanted):
+        if all(taken(mid, now) for mid in wanted):
             return None     # taken meanwhile
         time.sleep(random.uniform(0, WAIT))

@@ -12,6 +12,7 @@ from tests.common import fault_matrix
 from tests.fixtures import swift_store
 from zaqar_delay import delay
 from zaqar_delay.storage.swift import holds
+from zaqar_delay.storage.swift import index as idx
 
 PROJECT = behaviour.PROJECT
 METHODS = ('get_object', 'head_object', 'put_object', 'post_object',
@@ -161,6 +162,17 @@ class SwiftMoveDiesTest(behaviour.Helpers, swift_store.DelayTestBase):
         self.assertEqual(1, len(self.drain(self.target)))
         timeutils.advance_time_seconds(holds.HOLD + 1)
         self.assertEqual(ids, self.drain(self.queue))
+
+    def test_a_repeat_waits_for_a_lease_left_with_the_holds(self):
+        # Died ending the shard's lease, its locks written: the repeat
+        # tries the lease again until it ends (Zaqar's clock runs here),
+        # its own holds being no reason to stop.
+        timeutils.clear_time_override()
+        ids = self.post(0)
+        self.move_dying(ids, deletes('lease', self.queue))
+        self.assertEqual(ids, [old for old, _ in self.move(ids)])
+        self.assertEqual([], self.messages.index(
+            self.queue, PROJECT).names(idx.READY))
 
     def test_a_repeat_after_a_copy_without_its_entries(self):
         ids = self.post(0)
