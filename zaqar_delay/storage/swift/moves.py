@@ -7,9 +7,9 @@ Per message: its object and lock read; its hold (``holds``, holder
 object read again; the copy written create-only (a repeat that finds it
 makes its index entries again, unless a claim took it); the copy's
 pending push and index entries; the original deleted; its entries and
-pending push deleted and the hold ended, at once; then the history
-events. What a crash leaves: ``doc/source/swift.rst``, "Reschedules
-and moves".
+pending push deleted at once; the hold ended; then the history
+events. What a crash leaves: ``doc/source/swift.rst``, "Reschedules and
+moves".
 """
 
 from oslo_serialization import jsonutils
