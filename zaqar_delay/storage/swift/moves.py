@@ -54,9 +54,9 @@ class Move:
     def of(self, ids):
         """Move the messages ``ids`` that are there and that no live lock
         (but a hold of this same move) holds; [(old id, new id)] of
-        those moved, in the order of ``ids``. Per message moved: 15
-        requests, in 8 rounds for messages posted together (more with
-        pending pushes or history)."""
+        those moved, in the order of ``ids``. 11 requests a message
+        moved and five a shard (one more a history event, two more with
+        pending pushes)."""
         reads = parallel.each(
             lambda mid: self.ctrl._read(self.queue, self.project, mid), ids)
         copies = {}
