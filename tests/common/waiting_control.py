@@ -355,13 +355,20 @@ class PooledWaitingControl(WaitingControl):
         return {'options': zaqar_server.pooled_catalog()}
 
     @classmethod
+    def pool_uri(cls, uri, n):
+        """The URI, past its scheme, of pool ``n`` (0, 1) from the
+        server's store's ``uri``: a database of its own (Zaqar refuses
+        two pools with one URI)."""
+        return uri.replace('dbid=0', 'dbid=%d' % (n + 3))
+
+    @classmethod
     def setUpClass(cls):
         super().setUpClass()
         store = cls.stack.sections('wsgi', cls.stack.port)[
             'drivers:message_store:' + cls.store.split('.')[0]]
         scheme, rest = store['uri'].split('://', 1)
         for n, flavor in enumerate(('one', 'two')):
-            uri = rest.replace('dbid=0', 'dbid=%d' % (n + 3))
+            uri = cls.pool_uri(rest, n)
             reply = zaqar_server.add_pool(
                 cls.stack.url, flavor, cls.store + '://' + uri,
                 {k: v for k, v in store.items() if k != 'uri'})

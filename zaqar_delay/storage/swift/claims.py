@@ -14,14 +14,15 @@ from zaqar_delay import deadletter as dead_letters
 from zaqar_delay import delay
 from zaqar_delay.history import events
 from zaqar_delay import retry
+from zaqar_delay.storage import message
 from zaqar_delay.storage.swift import deadletter
 from zaqar_delay.storage.swift import history
 from zaqar_delay.storage.swift import idtime
 from zaqar_delay.storage.swift import index as idx
 from zaqar_delay.storage.swift import locks
-from zaqar_delay.storage.swift import messages
 from zaqar_delay.storage.swift import objects
 from zaqar_delay.storage.swift import parallel
+from zaqar_delay.storage.swift import records
 from zaqar_delay.storage.swift import responses
 from zaqar_delay.storage.swift import upstream
 
@@ -204,8 +205,15 @@ class ClaimController(upstream_claims.ClaimController):
     def _take(self, taking, mid, headers, body):
         """A locked message as claimed, and (its expiry, its retry backoff)
         with the claim: what ``_write`` writes; None if it went to the
-        DLQ."""
-        msg = jsonutils.loads(body)
+        DLQ, or is rescheduled and not due yet (``records.waits``: its
+        lock is given up). The message is a ``message.Message`` with the
+        due time it came due at."""
+        content = jsonutils.loads(body)
+        if records.waits(content, self.driver.now_ms()):
+            taking.index.unlock(mid, locks.Lock(taking.claim_id,
+                                                taking.expires))
+            return None
+        msg = message.Message(content, records.due_of(mid, content, headers))
         msg['claim_count'] = msg.get('claim_count', 0) + 1
         client = headers.get('x-object-meta-clientid', '')
         policy = dead_letters.of_queue(taking.meta)
@@ -275,8 +283,8 @@ class ClaimController(upstream_claims.ClaimController):
                 one = msg_ctrl.found(queue, mid, project)
                 if one is not None:
                     headers, body = one
-                    yield messages.basic(mid, body, headers,
-                                         timeutils.utcnow_ts(True))
+                    yield records.basic(mid, body, headers,
+                                        timeutils.utcnow_ts(True))
 
         return {'id': claim_id, 'ttl': ttl,
                 'age': int(now - (expires - ttl))}, found()

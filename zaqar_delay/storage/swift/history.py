@@ -64,8 +64,12 @@ from zaqar_delay.storage.swift import upstream
 KEY = 'history_ttl'         # the field of a message's content
 HISTORY_CLAIM = 'h-'        # ids of claims made on a queue with history
 PAGE = 10000                # Swift's largest listing
+# The events of reschedules and moves (``steering``), as redis.delay
+# writes them.
+RESCHEDULED = 'rescheduled'     # due
+MOVED = 'moved'                 # to, as (the copy's id)
 # Events after which a message is gone by a change, not by its ttl.
-ENDS = (history.DELETED, history.DEAD_LETTERED)
+ENDS = (history.DELETED, history.DEAD_LETTERED, MOVED)
 # Kinds recorded once per message, whoever races to record them.
 ONCE = (history.DELETED,)
 

@@ -3,7 +3,8 @@
 An id is ``<microseconds since 1970, 16 hex digits>-<16 random hex
 digits>``, so ids sort by posting time and Swift lists a queue's
 messages in that order. ``created_at`` reads the time back (also from
-upstream's uuid1 ids).
+upstream's uuid1 ids). The copy a move makes has an id ``derived`` from
+the original's: the same time, the rest fixed by the original's id.
 """
 
 import re
@@ -12,6 +13,8 @@ import time
 import uuid
 
 _PATTERN = re.compile(r'^([0-9a-f]{16})-[0-9a-f]{16}$')
+# The namespace of ``derived``'s uuid5s.
+_COPIES = uuid.uuid5(uuid.NAMESPACE_URL, 'zaqar-delay:swift.delay:copy')
 _UUID1_EPOCH = 0x01b21dd213814000   # 1582-10-15 to 1970-01-01, in 100 ns
 _clock = {'last': 0, 'lock': threading.Lock()}
 
@@ -26,6 +29,18 @@ def new():
         micros = max(time.time_ns() // 1000, _clock['last'] + 1)
         _clock['last'] = micros
     return '%016x-%s' % (micros, uuid.uuid4().hex[:16])
+
+
+def derived(name, posted, *salt):
+    """The id of a copy of message ``name`` posted at ``posted`` (unix
+    seconds; the time in a ``swift.delay`` id wins): the same posting
+    time, then 16 hex digits of a uuid5 of ``name`` and ``salt``, so
+    that a copy made again gets the same id."""
+    match = _PATTERN.match(name)
+    micros = (int(match.group(1), 16) if match
+              else int(round(posted * 1e6)))
+    return '%016x-%s' % (micros, uuid.uuid5(
+        _COPIES, '\n'.join((name,) + salt)).hex[:16])
 
 
 def second(name):

@@ -28,9 +28,14 @@ LEASE = 'lease'                # <shard>: a lease on its messages' locks
 KINDS = (READY, WAITING, DUE, CLAIM_EXPIRY, LOCK, DEDUP, LEASE)
 # The shards of the ids of other layouts (upstream's), by a hash.
 SHARDS = 16
-# A delete without a claim holds a message's lock under this prefix and
-# a uuid (the message controller's ``delete``).
+# Operations without a claim hold a message's lock under these
+# prefixes: a delete (the message controller's ``delete``) and a
+# reschedule, then a uuid; a move, then the id of the message's copy
+# (``steering``).
 DELETING = 'delete-'
+RESCHEDULING = 'reschedule-'
+MOVING = 'move-'
+HOLDS = (DELETING, RESCHEDULING, MOVING)
 # Kinds of the earlier layout, which a queue's drop deletes too:
 # ``claimed`` had an entry per claimed message (now its lock counts).
 LEGACY_KINDS = ('claimed',)
@@ -139,6 +144,17 @@ def legacy_held_until(claim_expires, expires, message_id, wait=0):
     return '%s.%d' % (name, wait) if wait else name
 
 
+def due_names(due, expires, rest):
+    """The names a DUE entry (or a pending push's) of a message whose
+    content's ``delay_expires`` is ``due`` may have: ``timed``'s, and
+    ``legacy_timed``'s for a whole-second ``due`` (an ``int``, as
+    earlier versions wrote it)."""
+    names = [timed(due, expires, rest)]
+    if isinstance(due, int):
+        names.append(legacy_timed(due, expires, rest))
+    return names
+
+
 def until(now):
     """``end_marker`` that lists the CLAIM_EXPIRY entries (whole
     seconds) that ended by ``now``."""
@@ -228,9 +244,10 @@ class Index:
                       held.expires)
 
     @staticmethod
-    def deleting(held):
-        """Whether a live Lock is a delete's hold, not a claim's."""
-        return held.holder.startswith(DELETING)
+    def on_hold(held):
+        """Whether a live Lock is the hold of an operation without a
+        claim (a delete, a reschedule, a move), not a claim's."""
+        return held.holder.startswith(HOLDS)
 
     def holder(self, message_id, now):
         """The live Lock of a message, or None."""

@@ -22,7 +22,9 @@ from zaqar_delay.storage.swift import objects
 from zaqar_delay.storage.swift import parallel
 from zaqar_delay.storage.swift import promotion
 from zaqar_delay.storage.swift import pushes
+from zaqar_delay.storage.swift import records
 from zaqar_delay.storage.swift import responses
+from zaqar_delay.storage.swift import steering
 from zaqar_delay.storage.swift import upstream
 
 # How long a delete without a claim holds a message's lock (seconds): a
@@ -31,27 +33,14 @@ from zaqar_delay.storage.swift import upstream
 DELETE_HOLD = 60
 
 
-def basic(message_id, body, headers, now):
-    """The message as Zaqar returns it (upstream's, with the checksum).
-
-    Its age counts from the posting time held in its id: the object's
-    timestamp moves when a claim or a dead-lettering rewrites it, and
-    Zaqar's whole-second clock can fall behind it.
-    """
-    message = upstream.message_to_json(message_id, body, headers, now)
-    message['age'] = max(0, now - idtime.created_at(message_id, headers))
-    checksum = jsonutils.loads(body).get('checksum')
-    if checksum:
-        message['checksum'] = checksum
-    return message
-
-
-class MessageController(upstream_messages.MessageController):
+class MessageController(steering.Steering,
+                        upstream_messages.MessageController):
     """Messages of a delayed queue, with index containers beside them.
 
     A message is upstream's object (container
     ``zaqar_message:<queue>:<project>``, content ``body claim_id ttl
-    claim_count delay_expires``, ``X-Object-Meta-ClientID``,
+    claim_count delay_expires`` (and ``rescheduled``: ``records``),
+    ``X-Object-Meta-ClientID``,
     ``X-Delete-At`` its expiry), named by an id that sorts by posting time,
     so ``swift`` can read the store. Each queue also has these containers
     of entries (``zaqar_delay_<kind>:<queue>:<project>``), each expiring
@@ -156,9 +145,12 @@ class MessageController(upstream_messages.MessageController):
                  mid):
         """Write message ``mid`` (checked ``delay``, ``dedup.Dedup`` or
         None, history ttl ``keep``) and its entries, then its ``posted``
-        event when ``keep``; the id that answers it."""
+        event when ``keep``; the id that answers it. A message with a
+        due time (``delay.DUE``) is due then exactly (to the ms, up)."""
         index = self.index(queue, project)
         stamp, clock = time.time(), self.driver.clock()
+        (delay,) = due_times.waits_from([msg], [delay],
+                                        due_times.due_at(clock, 0))
         now, due = int(clock), due_times.due_at(clock, delay)
         expires = now + msg['ttl']
         content = {'body': msg.get('body', {}), 'claim_id': None,
@@ -198,6 +190,7 @@ class MessageController(upstream_messages.MessageController):
             # never come due.
             index.put(idx.DUE, idx.timed(due, expires, mid), expires)
             index.put(idx.WAITING, mid, expires)
+            self._promotion.expect(index, due)
         else:
             index.put(idx.READY, mid, expires)
         # Once the message is findable: a crash before loses this event.
@@ -243,14 +236,15 @@ class MessageController(upstream_messages.MessageController):
                     continue
                 if echo or headers.get(
                         'x-object-meta-clientid') != str(client_uuid):
-                    page.append(basic(mid, msg, headers, now))
+                    page.append(records.basic(mid, msg, headers, now))
         return iter((iter(page), marker if page or examined else None))
 
     def _get(self, queue, message_id, project=None, check_queue=True):
         if check_queue and not self._queue_ctrl.exists(queue, project):
             raise errors.QueueDoesNotExist(queue, project)
         headers, msg = self._find_message(queue, message_id, project)
-        return basic(message_id, msg, headers, timeutils.utcnow_ts(True))
+        return records.basic(message_id, msg, headers,
+                             timeutils.utcnow_ts(True))
 
     def pop(self, queue, limit, project=None):
         return common.pop(

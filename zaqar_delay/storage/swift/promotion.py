@@ -62,6 +62,15 @@ class Promotion:
                         self._caught_up.clear()
                     self._caught_up[index.name] = caught_up
 
+    def expect(self, index, due):
+        """Note an entry of ``index`` written due at ``due`` (a due time
+        asked may fall in the second it is written in): this process
+        promotes the queue again by then."""
+        with self._promoting_lock:
+            if index.name in self._caught_up:
+                self._caught_up[index.name] = min(
+                    self._caught_up[index.name], due)
+
     def _batch(self, index, now):
         """Promote once: when it caught up, the time it may be needed
         again, else None. ``due`` is listed up to the next second, so
@@ -117,11 +126,11 @@ class Promotion:
         """A claim's entry: give back each message it names that is still
         there (one listing of the message container over the entry's ids
         tells), names this claim or another that has ended, and whose
-        lock has ended (deleted after) or is a delete's hold (left in
-        place). Requests: the entry's read, that listing, and per message
-        its GET, its lock's read (and a HEAD of another claim it names)
-        and the give-back's writes. Why each case:
-        ``doc/source/failures.rst``, "Orphan locks"."""
+        lock has ended (deleted after) or is the hold of a delete, a
+        reschedule or a move (left in place). Requests: the entry's
+        read, that listing, and per message its GET, its lock's read (and
+        a HEAD of another claim it names) and the give-back's writes.
+        Why each case: ``doc/source/failures.rst``, "Orphan locks"."""
         content = index.read(idx.CLAIM_EXPIRY, name)
         held = content and idx.held_of(content)
         if not held:
@@ -145,7 +154,7 @@ class Promotion:
                 return
             lock = index.lock_of(mid)
             if lock is not None and lock.expires > now:
-                if not index.deleting(lock):
+                if not index.on_hold(lock):
                     return
                 lock = None
             self._give_back(index, mid, ended, *held[mid], now=now,
@@ -183,7 +192,7 @@ class Promotion:
             expires, wait = (int(x) for x in content.split())
         held = index.lock_of(mid)
         if held is not None and held.expires > now:
-            if index.deleting(held):    # as for a claim's entry
+            if index.on_hold(held):     # as for a claim's entry
                 self._give_back(index, mid, ended, expires, wait, now, None)
             return
         # A delete with its claim no longer deletes this entry: a message

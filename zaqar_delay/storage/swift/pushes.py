@@ -17,6 +17,11 @@ its write and leaves it. A death between the write and the delete
 leaves the entry twice; both are pushed (at least once). ``done``
 deletes the moved entry and the lease, if the lease is still its own.
 
+A reschedule moves a message's entry not taken yet to the new due time
+(``reschedule``: the new entry, then the old one deleted, and the new
+one too when a dispatcher took the old one meanwhile); a move drops the
+original's (``drop``) and writes one for the copy.
+
 ``zaqar_delay_push_delivered`` holds, for a push some subscribers
 answered 2xx for while others were retried, an object named like its
 lease whose content is those subscribers (line feeds between), expiring
@@ -39,6 +44,7 @@ from zaqar_delay import pending
 from zaqar_delay.storage.swift import index as idx
 from zaqar_delay.storage.swift import locks
 from zaqar_delay.storage.swift import objects
+from zaqar_delay.storage.swift import parallel
 from zaqar_delay.storage.swift import responses
 
 PENDING = 'zaqar_delay_pushes'
@@ -56,6 +62,41 @@ def record(client, due, expires, message_id, queue, project):
 
 def _put(client, entry, expires):
     objects.put(client, PENDING, entry, b'', expires, content_length=0)
+
+
+def reschedule(client, message_id, queue, project, old_due, expires, due):
+    """Make the pending push of a message due at ``old_due``, if one is
+    there that no dispatcher took, due at ``due``: its new entry first,
+    then the old one deleted; if a dispatcher took the old one meanwhile
+    (the delete finds it gone), the new one is deleted too. A HEAD per
+    name the old entry may have until one is found, then two requests
+    (three when a dispatcher took it)."""
+    new = idx.timed(due, expires, pending.name(message_id, queue, project))
+    for old in idx.due_names(old_due, expires,
+                             pending.name(message_id, queue, project)):
+        if old == new:
+            return
+        with responses.tolerating(responses.NOT_FOUND):
+            client.head_object(PENDING, old)
+            _put(client, new, expires)
+            if not _delete(client, old):
+                _delete(client, new)
+            return
+
+
+def drop(client, message_id, queue, project, due, expires):
+    """Delete the pending push of a message due at ``due``, if it has
+    one (gone is fine): one DELETE a name it may have, at once."""
+    parallel.each(lambda name: _delete(client, name), idx.due_names(
+        due, expires, pending.name(message_id, queue, project)))
+
+
+def _delete(client, entry):
+    """Delete an entry; False if it was gone."""
+    with responses.tolerating(responses.NOT_FOUND):
+        client.delete_object(PENDING, entry)
+        return True
+    return False
 
 
 class Pushes:
@@ -180,11 +221,7 @@ class Pushes:
         return []
 
     def _delete(self, entry):
-        """Delete an entry; False if it was gone."""
-        with responses.tolerating(responses.NOT_FOUND):
-            self._client.delete_object(PENDING, entry)
-            return True
-        return False
+        return _delete(self._client, entry)
 
 
 def _failed_name(record):

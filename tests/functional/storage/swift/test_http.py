@@ -1,4 +1,5 @@
-"""The python-zaqarclient and ``openstack messaging`` suites on a
+"""The python-zaqarclient and ``openstack messaging`` suites, and the
+``wsgi.delay`` transport's (due times, reschedules, moves), on a
 zaqar-server with ``swift.delay``.
 
 They sit with the swift tests so that they share their Keystone and Swift.
@@ -7,6 +8,7 @@ They sit with the swift tests so that they share their Keystone and Swift.
 import testtools
 
 from tests.common import cli
+from tests.common import waiting_control
 from tests.common import zaqarclient
 from tests.fixtures import services
 
@@ -32,3 +34,28 @@ class SwiftDelayCliTest(cli.OpenstackCliTests, testtools.TestCase):
     @classmethod
     def stack_options(cls):
         return swift_options()
+
+
+class SwiftDelayWaitingControlTest(waiting_control.WaitingControl,
+                                   testtools.TestCase):
+    store = 'swift.delay'
+
+    @classmethod
+    def stack_options(cls):
+        return swift_options()
+
+
+class PooledSwiftDelayWaitingControlTest(
+        waiting_control.PooledWaitingControl, testtools.TestCase):
+    """Both pools on the account of the tests' Swift (queues of one pool
+    are not in the other's): their URIs differ by a query, which the
+    driver does not read."""
+    store = 'swift.delay'
+
+    @classmethod
+    def stack_options(cls):
+        return dict(super().stack_options(), **swift_options())
+
+    @classmethod
+    def pool_uri(cls, uri, n):
+        return '%s?pool=%d' % (uri, n)

@@ -79,6 +79,34 @@ class SwiftRequestsTest(behaviour.Helpers, swift_store.DelayTestBase):
         self.assertEqual(1, len(first))
         self.assertEqual(1, len(second))
 
+    def test_a_reschedule_makes_14_or_15_requests(self):
+        # The object and its lock read at once; the hold: the lease's
+        # bid, door and read-back, the lock, the lease's two deletes;
+        # the object again; the due and waiting entries (later) or the
+        # ready entry (now); the content; the entries of its old state
+        # (ready or waiting, and the due entry it had); the hold's
+        # delete.
+        (mid,) = self.post(0)
+        for wait, requests in ((60, 15), (0, 14)):
+            self.swift.clear()
+            self.messages.reschedule(self.queue, mid, PROJECT, delay=wait)
+            self.assertEqual(requests, self.swift.total())
+
+    def test_a_move_of_k_makes_11k_plus_5_requests_a_shard(self):
+        # Per message: its object and lock read at once, its lock, its
+        # object again, the copy and its ready entry, the original's
+        # delete, then its ready, waiting and due entries' deletes and
+        # the lock's; per shard, the lease (five, as a claim's).
+        target = self.queue + '-to'
+        self.queues.create(target, project=PROJECT)
+        self.post(0, 600, queue=target)     # its containers made
+        ids = self.post(0, 0)
+        shards = {idx.shard(mid) for mid in ids}
+        self.swift.clear()
+        moved = self.messages.move(self.queue, target, PROJECT, ids=ids)
+        self.assertEqual(ids, [old for old, _ in moved])
+        self.assertEqual(11 * 2 + 5 * len(shards), self.swift.total())
+
 
 class SwiftHistoryRequestsTest(behaviour.Helpers, swift_store.DelayTestBase):
     """What ``_history_ttl`` costs in requests: nothing when it is off,

@@ -30,6 +30,27 @@ class CreatedAtTest(testtools.TestCase):
             str(uuid.uuid4()), {'x-timestamp': '12.50000'}))
 
 
+class DerivedTest(testtools.TestCase):
+
+    def test_the_same_copy_id_each_time_with_the_posting_time(self):
+        name = idtime.new()
+        copy = idtime.derived(name, 0, 'q', 'p')
+        self.assertEqual(copy, idtime.derived(name, 0, 'q', 'p'))
+        self.assertNotEqual(copy, idtime.derived(name, 0, 'r', 'p'))
+        self.assertNotEqual(name, copy)
+        self.assertEqual(name[:17], copy[:17])
+        self.assertEqual(idtime.created_at(name, {}),
+                         idtime.created_at(copy, {}))
+
+    def test_of_an_upstream_id_a_swift_delay_id_of_its_time(self):
+        name = str(uuid.uuid1())
+        posted = idtime.created_at(name, {})
+        copy = idtime.derived(name, posted, 'q', 'p')
+        self.assertIsNotNone(idtime.second(copy))
+        self.assertAlmostEqual(posted, idtime.created_at(copy, {}),
+                               places=5)
+
+
 class SecondTest(testtools.TestCase):
 
     def test_the_second_of_a_swift_delay_id(self):

@@ -4,6 +4,7 @@ import testtools
 
 from zaqar_delay.storage.swift import idtime
 from zaqar_delay.storage.swift import index as idx
+from zaqar_delay.storage.swift import locks
 
 
 class ClaimExpiryNamesTest(testtools.TestCase):
@@ -59,6 +60,21 @@ class DueNamesTest(testtools.TestCase):
             self.assertEqual(
                 [due <= int(now * 1000) / 1000 for due in dues],
                 [name < edge for name in names], now)
+
+    def test_the_names_a_due_entry_may_have(self):
+        mid = idtime.new()
+        self.assertEqual([idx.timed(1790000000.25, 1790000100, mid)],
+                         idx.due_names(1790000000.25, 1790000100, mid))
+        # A whole-second due time: earlier versions named it so.
+        self.assertEqual([idx.timed(1790000000, 1790000100, mid),
+                          idx.legacy_timed(1790000000, 1790000100, mid)],
+                         idx.due_names(1790000000, 1790000100, mid))
+
+    def test_holds_are_known_by_their_prefix(self):
+        index = idx.Index(None, 'q', 'p')
+        for holder in (idx.DELETING, idx.RESCHEDULING, idx.MOVING):
+            self.assertTrue(index.on_hold(locks.Lock(holder + 'x', 9)))
+        self.assertFalse(index.on_hold(locks.Lock(str(uuid.uuid4()), 9)))
 
 
 class ShardTest(testtools.TestCase):
