@@ -138,9 +138,10 @@ class Move:
             there = self.ctrl.found(self.target, new_id, self.project)
             if there is not None:
                 dedup.findable(self.into, new_id, there, self.now)
+                self._push_again(new_id, there)
             return False
         if self.ctrl.driver.pushes:
-            # A crash just before loses this push.
+            # A crash before this: the repeat records it (_push_again).
             pushes.record(self.client, self.due, expires, new_id,
                           self.target, self.project)
         if self.due > self.now:
@@ -151,3 +152,17 @@ class Move:
         else:
             self.into.put(idx.READY, new_id, expires)
         return True
+
+    def _push_again(self, new_id, found):
+        """The pending push of a copy a first try wrote (``found``:
+        headers, body), as that try would have recorded it: its entry is
+        named by the due time, expiry and message, so writing it again
+        changes nothing when it is there. Pushes are at least once: a
+        dispatcher that pushed it already pushes it again."""
+        if not self.ctrl.driver.pushes:
+            return
+        headers, body = found
+        pushes.record(self.client,
+                      jsonutils.loads(body).get('delay_expires') or 0,
+                      int(headers['x-delete-at']), new_id, self.target,
+                      self.project)

@@ -9,10 +9,13 @@ from oslo_utils import timeutils
 
 from tests.common import behaviour
 from tests.common import fault_matrix
+from tests.common import pushes as pushes_common
 from tests.fixtures import swift_store
 from zaqar_delay import delay
+from zaqar_delay import pending
 from zaqar_delay.storage.swift import holds
 from zaqar_delay.storage.swift import index as idx
+from zaqar_delay.storage.swift import pushes
 
 PROJECT = behaviour.PROJECT
 METHODS = ('get_object', 'head_object', 'put_object', 'post_object',
@@ -181,3 +184,22 @@ class SwiftMoveDiesTest(behaviour.Helpers, swift_store.DelayTestBase):
         timeutils.advance_time_seconds(holds.HOLD + 1)
         self.assertEqual([], self.drain(self.queue))
         self.assertEqual(1, len(self.drain(self.target)))
+
+
+class SwiftMoveDiesWithPushesTest(pushes_common.WithPushes,
+                                  SwiftMoveDiesTest):
+    """A move whose server died between writing a copy and recording its
+    pending push: the repeat records it."""
+
+    def pending(self, mid):
+        return [name for name in (o['name'] for o in self.driver.connection
+                                  .get_container(pushes.PENDING)[1])
+                if pending.name(mid, self.target, PROJECT) in name]
+
+    def test_a_repeat_records_the_push_of_a_copy_made_before(self):
+        ids = self.post(0)
+        self.move_dying(ids, lambda method, container, *name: (
+            method == 'put_object' and container == pushes.PENDING))
+        (old, new), = self.move(ids)
+        self.assertEqual(ids, [old])
+        self.assertEqual(1, len(self.pending(new)), self.pending(new))
