@@ -1,13 +1,15 @@
 """Totals of test runs, and where their time went.
 
-    python tools/test_summary.py LABEL [--repo-url STESTR_REPOSITORY]
+    python tools/test_summary.py LABEL [--repo-url REPOSITORY] [-- COMMAND]
     python3 tools/test_summary.py --slowest N [--total LABEL]
 
-With a label (run by tox after ``stestr run``, in the suite's
-virtualenv): prints the last stestr run's totals as one line, ``LABEL:
-N passed, N failed, N skipped``, and its run time, and keeps each
-test's time (from ``stestr last --subunit`` through ``subunit2csv``) in
-``.tox/timings/LABEL.csv``; exits 1 when a test failed or none passed.
+With a label (run by tox in the suite's virtualenv): runs ``COMMAND``
+(``stestr run ...``) when given, then prints the last stestr run's
+totals as one line, ``LABEL: N passed, N failed, N skipped``, and its
+run time, and keeps each test's time (from ``stestr last --subunit``
+through ``subunit2csv``) in ``.tox/timings/LABEL.csv``, failed tests
+or not; exits 1 when the command failed, a test failed or none passed,
+or the command recorded no run.
 
 With ``--slowest N`` (standard library only, any python3): prints the N
 slowest tests of every suite kept in ``.tox/timings``, each suite's
@@ -120,15 +122,41 @@ def last_run(label, repo=None):
     return 1 if failed or not passed else 0
 
 
+def _next_stream(repo):
+    """The stestr repository's next run number, or None."""
+    try:
+        with open(os.path.join(repo or '.stestr', 'next-stream')) as f:
+            return f.read().strip()
+    except OSError:
+        return None
+
+
+def run_and_sum(label, repo, command):
+    """Run ``command``, then ``last_run``."""
+    before = _next_stream(repo)
+    code = subprocess.call(command)
+    if _next_stream(repo) == before:
+        print('%s: no run recorded (%s exited %d)' % (label, command[0],
+                                                      code))
+        return 1
+    return last_run(label, repo) or (1 if code else 0)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('label', nargs='?', default='tests')
     parser.add_argument('--slowest', type=int, metavar='N')
     parser.add_argument('--total', default='total')
     parser.add_argument('--repo-url', help="the suite's stestr repository")
+    parser.add_argument('command', nargs=argparse.REMAINDER,
+                        help='-- and the command that runs the tests')
     args = parser.parse_args(argv)
     if args.slowest is not None:
         return slowest(load(), args.slowest, total=args.total)
+    command = args.command[1:] if args.command[:1] == ['--'] else \
+        args.command
+    if command:
+        return run_and_sum(args.label, args.repo_url, command)
     return last_run(args.label, args.repo_url)
 
 
