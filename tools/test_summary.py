@@ -6,10 +6,10 @@
 With a label (run by tox in the suite's virtualenv): runs ``COMMAND``
 (``stestr run ...``) when given, then prints the last stestr run's
 totals as one line, ``LABEL: N passed, N failed, N skipped``, and its
-run time, and keeps each test's time (from ``stestr last --subunit``
-through ``subunit2csv``) in ``.tox/timings/LABEL.csv``, failed tests
-or not; exits 1 when the command failed, a test failed or none passed,
-or the command recorded no run.
+run time, and keeps each test's time (from ``stestr last --subunit``)
+in ``.tox/timings/LABEL.csv``, failed tests or not; exits 1 when the
+command failed, a test failed or none passed, or the command recorded
+no run.
 
 With ``--slowest N`` (standard library only, any python3): prints the N
 slowest tests of every suite kept in ``.tox/timings``, each suite's
@@ -20,7 +20,6 @@ them as the last line (``--total`` names it); exits 1 when one failed.
 
 import argparse
 import csv
-import datetime
 import glob
 import io
 import os
@@ -35,21 +34,25 @@ PASSED = ('success', 'xfail')
 FAILED = ('fail', 'uxsuccess')
 
 
-def _seconds(start, stop):
-    parse = datetime.datetime.fromisoformat
-    return (parse(stop) - parse(start)).total_seconds()
-
-
-def times(subunit_csv, suite):
-    """Rows of ``FIELDS`` from ``subunit2csv``'s output."""
+def times(stream, suite):
+    """Rows of ``FIELDS`` from a subunit v2 ``stream`` (bytes); what is
+    not subunit in it (a worker's output) is left out."""
+    import subunit          # the suite's virtualenv has it
+    import testtools
     rows = []
-    for row in csv.DictReader(io.StringIO(subunit_csv)):
-        if not (row['start_time'] and row['stop_time']):
-            continue
-        rows.append({'suite': suite, 'test': row['test'],
-                     'status': row['status'],
-                     'seconds': '%.3f' % _seconds(row['start_time'],
-                                                  row['stop_time'])})
+
+    def test(found):
+        start, stop = found['timestamps']
+        if start is None or stop is None:
+            return
+        rows.append({'suite': suite, 'test': found['id'],
+                     'status': found['status'],
+                     'seconds': '%.3f' % (stop - start).total_seconds()})
+    result = testtools.StreamToDict(test)
+    result.startTestRun()
+    subunit.ByteStreamToStreamResult(
+        io.BytesIO(stream), non_subunit_name='stdout').run(result)
+    result.stopTestRun()
     return rows
 
 
@@ -80,7 +83,7 @@ def slowest(rows, n, out=sys.stdout, total='total'):
     totals line; returns the exit status."""
     out.write('The %d slowest tests (seconds, suite, test):\n' % n)
     for row in sorted(rows, key=lambda r: -float(r['seconds']))[:n]:
-        out.write('%9.1f  %-10s %s\n' % (
+        out.write('%9.1f  %s  %s\n' % (
             float(row['seconds']), row['suite'], row['test']))
     for suite in sorted({r['suite'] for r in rows}):
         mine = [r for r in rows if r['suite'] == suite]
@@ -109,9 +112,7 @@ def last_run(label, repo=None):
     ran = re.findall(r'Ran: (\d+) tests in ([\d.]+) sec', out)
     stream = subprocess.run(stestr + ['last', '--subunit'],
                             capture_output=True).stdout
-    table = subprocess.run([_bin('subunit2csv')], input=stream,
-                           capture_output=True).stdout.decode()
-    keep(times(table, label), label)
+    keep(times(stream, label), label)
     passed, failed, skipped = (int(found[n][-1]) if found[n] else 0
                                for n in ('Passed', 'Failed', 'Skipped'))
     if ran:
@@ -123,9 +124,9 @@ def last_run(label, repo=None):
 
 
 def _next_stream(repo):
-    """The stestr repository's next run number, or None."""
+    """The next run number of the stestr repository in ``repo``."""
     try:
-        with open(os.path.join(repo or '.stestr', 'next-stream')) as f:
+        with open(os.path.join(repo or '.', '.stestr', 'next-stream')) as f:
             return f.read().strip()
     except OSError:
         return None
@@ -147,14 +148,16 @@ def main(argv=None):
     parser.add_argument('label', nargs='?', default='tests')
     parser.add_argument('--slowest', type=int, metavar='N')
     parser.add_argument('--total', default='total')
-    parser.add_argument('--repo-url', help="the suite's stestr repository")
-    parser.add_argument('command', nargs=argparse.REMAINDER,
-                        help='-- and the command that runs the tests')
+    parser.add_argument('--repo-url', help="the folder of the suite's "
+                        'stestr repository (.stestr)')
+    argv = sys.argv[1:] if argv is None else list(argv)
+    command = []
+    if '--' in argv:    # the command that runs the tests
+        command = argv[argv.index('--') + 1:]
+        argv = argv[:argv.index('--')]
     args = parser.parse_args(argv)
     if args.slowest is not None:
         return slowest(load(), args.slowest, total=args.total)
-    command = args.command[1:] if args.command[:1] == ['--'] else \
-        args.command
     if command:
         return run_and_sum(args.label, args.repo_url, command)
     return last_run(args.label, args.repo_url)

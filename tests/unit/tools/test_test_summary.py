@@ -1,20 +1,31 @@
 """tools/test_summary.py: each suite's times kept, the slowest listed."""
 
+import datetime
 import io
 
 import fixtures
+import subunit
 import testtools
 
 from tests.common import tools
 
 summary = tools.load('test_summary')
 
-SUBUNIT_CSV = """test,status,start_time,stop_time
-a.Quick.test_one,success,2026-01-01 10:00:00+00:00,2026-01-01 10:00:01.5+00:00
-a.Slow.test_two,fail,2026-01-01 10:00:00+00:00,2026-01-01 10:01:40+00:00
-a.Skip.test_three,skip,2026-01-01 10:00:00+00:00,2026-01-01 10:00:00+00:00
-setUpClass (a.Broken),fail,,
-"""
+T0 = datetime.datetime(2026, 1, 1, 10, tzinfo=datetime.timezone.utc)
+
+
+def stream():
+    """Three tests' subunit, with a worker's output between them."""
+    out = io.BytesIO()
+    result = subunit.StreamResultToBytes(out)
+    for test, status, seconds in (('a.Quick.test_one', 'success', 1.5),
+                                  ('a.Slow.test_two', 'fail', 100),
+                                  ('a.Skip.test_three', 'skip', 0)):
+        result.status(test_id=test, test_status='inprogress', timestamp=T0)
+        result.status(test_id=test, test_status=status,
+                      timestamp=T0 + datetime.timedelta(seconds=seconds))
+        out.write(b'not subunit\n')
+    return out.getvalue()
 
 
 class SummaryTest(testtools.TestCase):
@@ -23,8 +34,8 @@ class SummaryTest(testtools.TestCase):
         super().setUp()
         self.folder = self.useFixture(fixtures.TempDir()).path
 
-    def test_times_from_subunit2csv(self):
-        rows = summary.times(SUBUNIT_CSV, 'unit')
+    def test_times_from_subunit(self):
+        rows = summary.times(stream(), 'unit')
         self.assertEqual(
             [('a.Quick.test_one', 'success', 1.5),
              ('a.Slow.test_two', 'fail', 100.0),
@@ -32,7 +43,7 @@ class SummaryTest(testtools.TestCase):
             [(r['test'], r['status'], float(r['seconds'])) for r in rows])
 
     def test_slowest_of_every_suite_then_the_totals(self):
-        summary.keep(summary.times(SUBUNIT_CSV, 'unit'), 'unit', self.folder)
+        summary.keep(summary.times(stream(), 'unit'), 'unit', self.folder)
         summary.keep([{'suite': 'slow', 'test': 'b.Long.test_wait',
                        'status': 'success', 'seconds': '60.0'}], 'slow',
                      self.folder)
