@@ -28,6 +28,7 @@ import subprocess
 import sys
 import tempfile
 
+import test_summary      # beside this script, on sys.path when run
 from tests.fixtures import openstack
 from tests.fixtures import services
 from tests.fixtures import zaqar_server
@@ -104,9 +105,11 @@ def _keystone_errors(keystone):
     return ''.join(found)[-4000:]
 
 
-def tempest(keystone, regex, concurrency, waiting_control=True):
+def tempest(keystone, regex, concurrency, waiting_control=True,
+            label='tempest'):
     """Run tempest in a new workspace: (passed, failed, skipped, failing
-    test ids)."""
+    test ids). Each test's time is kept under ``label``
+    (``tools/test_summary.py``)."""
     run_dir = tempfile.mkdtemp(prefix='zaqar-delay-tempest-')
     workspace = os.path.join(run_dir, 'workspace')
     # tempest keeps a workspace registry and its locks under ~/.tempest and
@@ -133,6 +136,9 @@ def tempest(keystone, regex, concurrency, waiting_control=True):
     failing = subprocess.run(
         [_bin('stestr'), 'failing', '--list'], cwd=workspace,
         capture_output=True, text=True).stdout.split()
+    stream = subprocess.run([_bin('stestr'), 'last', '--subunit'],
+                            cwd=workspace, capture_output=True).stdout
+    test_summary.keep(test_summary.times(stream, label), label)
     failing = sorted({re.sub(r'\[.*\]$', '', t) for t in failing
                       if t.startswith(('zaqar', 'setUpClass'))})
     if counts['Failed'] or not counts['Passed']:
@@ -152,7 +158,9 @@ def run(keystone, backend, regex, concurrency):
         **store_options(backend, keystone)).start()
     try:
         keystone.point('messaging', stack.url, 'zaqar')
-        return tempest(keystone, regex, concurrency, ours)
+        suite = next(name for name, r in SUITES.items() if r == regex)
+        return tempest(keystone, regex, concurrency, ours,
+                       'tempest-%s-%s' % (suite, backend))
     finally:
         stack.cleanup()
 

@@ -96,6 +96,18 @@ def services_venv(venv=None):
 def _build_venv(venv):
     shutil.rmtree(venv, ignore_errors=True)     # a build that died
     sys.stderr.write('building %s (Keystone, Swift) from PyPI\n' % venv)
+    try:
+        import uv       # test-requirements: ~10 s where pip takes ~90 s
+    except ImportError:
+        uv = None
+    if uv is not None:
+        subprocess.run([uv.find_uv_bin(), 'venv', '--quiet', '--python',
+                        sys.executable, venv], check=True)
+        subprocess.run([uv.find_uv_bin(), 'pip', 'install', '--quiet',
+                        '--compile-bytecode',
+                        '--python', os.path.join(venv, 'bin', 'python')] +
+                       list(PACKAGES), check=True)
+        return
     # Without ensurepip (Debian without python3-venv has none): this
     # environment's own pip installs pip into the new virtualenv.
     subprocess.run([sys.executable, '-m', 'venv', '--without-pip', venv],
