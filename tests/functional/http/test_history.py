@@ -189,10 +189,21 @@ class RedisHistoryTest(zaqar_server.ServerTestCase):
                     str(int(time.time()) + 1), '--to', target)
         if before is not None:
             self.assertEqual(before + 1, self.store_queues())
-        listed = requests.get(self.stack.url + '/v2/queues', timeout=30,
-                              headers={'Client-ID': str(uuid.uuid4()),
-                                       'X-Project-ID': PROJECT}).json()
-        self.assertIn(target, [q['name'] for q in listed['queues']])
+        self.assertIn(target, self.listed_queues())
+
+    def listed_queues(self):
+        """The project's queue names, every page of Zaqar's list."""
+        names, marker = [], ''
+        while True:
+            page = requests.get(
+                self.stack.url + '/v2/queues', timeout=30,
+                params={'limit': 20, 'marker': marker},
+                headers={'Client-ID': str(uuid.uuid4()),
+                         'X-Project-ID': PROJECT}).json()
+            if not page['queues']:
+                return names
+            names += [q['name'] for q in page['queues']]
+            marker = names[-1]
 
     def test_replay_says_why_it_does_nothing(self):
         kept = self.dotted(self.name, _history_ttl=3600)
