@@ -67,8 +67,9 @@ class Timed:
         self.late = []
         self.identities = collections.Counter()
 
-    def post(self, queue, messages, client_uuid, project=None):
-        answers = self._messages.post(queue, messages, client_uuid, project)
+    def post(self, queue, messages, client_uuid, project=None, **kwargs):
+        answers = self._messages.post(queue, messages, client_uuid, project,
+                                      **kwargs)
         now = time.time()
         for message in messages:
             identity = message[dedup.IDENTITY]

@@ -49,7 +49,6 @@ from zaqar_delay import delay
 from zaqar_delay.metrics import process as metrics
 from zaqar_delay.schedules import definition
 from zaqar_delay.schedules import ticks
-from zaqar_delay.storage import common
 
 LOG = logging.getLogger(__name__)
 
@@ -215,11 +214,11 @@ class Ticker:
             if due:
                 posts += [message(schedule, tick) for tick in due]
                 metrics.ticks_posted(now, due)
-        # One post for the queue's schedules (most often one request).
-        with common.metadata_known(queue, project, metadata):
-            for start in range(0, len(posts), POST_BATCH):
-                self.messages.post(queue, posts[start:start + POST_BATCH],
-                                   CLIENT_ID, project)
+        # One post for the queue's schedules (most often one request),
+        # with the metadata just read.
+        for start in range(0, len(posts), POST_BATCH):
+            self.messages.post(queue, posts[start:start + POST_BATCH],
+                               CLIENT_ID, project, metadata=metadata)
         if afters and ticks.DEFINED in old:
             afters[ticks.DEFINED] = old[ticks.DEFINED]  # kept, if there
         return afters, ticks.next_look(schedules, afters)
