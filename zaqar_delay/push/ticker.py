@@ -1,4 +1,4 @@
-"""The pass that posts schedules' ticks, run by every dispatcher.
+"""The tick pass: posts schedules' ticks, beside every push pass.
 
 A store's schedule index (``driver.schedule_store``) holds, per queue
 with schedules, when to look at it next (the earliest next tick of its
@@ -74,7 +74,7 @@ def message(schedule, tick):
 
 
 def for_dispatcher(data_driver, queue_controller, conf):
-    """The Ticker a push dispatcher runs beside its pushes (its
+    """The Ticker a runner runs beside its push pass (its
     ``[delay_push] batch_size``; a lease of ``LEASE`` seconds, or
     ``[delay_push] lease`` if shorter), or None when the driver keeps no
     schedule index."""
@@ -83,12 +83,6 @@ def for_dispatcher(data_driver, queue_controller, conf):
     settings = conf['delay_push']
     return Ticker(data_driver, queue_controller, min(settings.lease, LEASE),
                   settings.batch_size)
-
-
-def earliest(*times):
-    """The earliest of times that are not None, or None."""
-    found = [time for time in times if time is not None]
-    return min(found) if found else None
 
 
 def _log_missed(queue, project, schedule, after, now, new, due):

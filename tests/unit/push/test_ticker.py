@@ -9,7 +9,7 @@ from zaqar.storage import errors
 import testtools
 
 from zaqar_delay import dedup
-from zaqar_delay.schedules import ticker
+from zaqar_delay.push import ticker
 
 
 class Store:
