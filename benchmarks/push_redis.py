@@ -42,7 +42,7 @@ from zaqar.storage.redis import driver as upstream
 
 from benchmarks import common
 from tests.fixtures import services
-from zaqar_delay.push import dispatcher as push_dispatcher
+from zaqar_delay.push import runner
 from zaqar_delay.push import payloads
 from zaqar_delay.push import webhook_http
 from zaqar_delay.storage.redis import driver as delay_driver
@@ -224,8 +224,7 @@ def main(argv=None):
             'burst', 'http://127.0.0.1:9/nobody-listens', 3600, {},
             project=PROJECT)
     counts = [int(n) for n in args.dispatchers.split(',')]
-    dispatcher = push_dispatcher.Dispatcher(data, control.queue_controller,
-                                            conf)
+    dispatcher = runner.build(data, control.queue_controller, conf)
 
     print('\nN pending: one pass, median ms (idle: nothing due; 100 due: '
           'take, read, hand to the subscriber tasks); lateness of %d '

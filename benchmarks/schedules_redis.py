@@ -10,8 +10,8 @@ queues (10,000 over 1,000 by default), each ``every`` 50 to 69 seconds
 - idle pass: the median time of one schedule pass that finds nothing
   due (every queue's next look an hour away), with N schedules indexed;
   x0 is that time over the one with the smallest N (flat means ~1);
-- lateness: one dispatcher (``push.dispatcher.Dispatcher``, which runs
-  the schedule pass, in a thread) runs for ``--seconds``; a tick's
+- lateness: one dispatcher (``push.runner.Runner``: the schedule pass
+  and the push pass, in a thread) runs for ``--seconds``; a tick's
   lateness is the time its message was posted minus the tick time.
   Printed: ticks posted, p50, p99 and max lateness (s), and how many
   ticks were posted twice (0: each tick is one message).
@@ -36,7 +36,7 @@ from benchmarks import common
 from tests.fixtures import services
 from zaqar_delay import dedup
 from zaqar_delay import pending
-from zaqar_delay.push import dispatcher as push_dispatcher
+from zaqar_delay.push import runner
 from zaqar_delay.storage.redis import driver as delay_driver
 
 CONF = """
@@ -67,8 +67,9 @@ class Timed:
         self.late = []
         self.identities = collections.Counter()
 
-    def post(self, queue, messages, client_uuid, project=None):
-        answers = self._messages.post(queue, messages, client_uuid, project)
+    def post(self, queue, messages, client_uuid, project=None, **kwargs):
+        answers = self._messages.post(queue, messages, client_uuid, project,
+                                      **kwargs)
         now = time.time()
         for message in messages:
             identity = message[dedup.IDENTITY]
@@ -123,8 +124,7 @@ def _one_size(url, dbs, size, args):
     control.connection.flushdb()
     queues = _define(control, data, size, args.per_queue,
                      int(time.time()) + 3600)
-    dispatcher = push_dispatcher.Dispatcher(data, control.queue_controller,
-                                            data.conf)
+    dispatcher = runner.build(data, control.queue_controller, data.conf)
     idle = _idle_ms(dispatcher.ticker, args.repeats)
     timed = Timed(data.message_controller)
     dispatcher.ticker.messages = timed

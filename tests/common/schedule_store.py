@@ -1,5 +1,5 @@
 """The schedule index every ``*.delay`` driver with schedules must keep
-(``driver.schedule_store``, see ``zaqar_delay.schedules.ticker``).
+(``driver.schedule_store``, see ``zaqar_delay.push.ticker``).
 
 Mixed in like ``behaviour.DelayBehaviour``. Every time is given to the
 store explicitly, from ``t`` (Zaqar's clock, frozen, at the start): no
@@ -15,7 +15,7 @@ import types
 from oslo_utils import timeutils
 
 from tests.common import behaviour
-from zaqar_delay.schedules import ticker
+from zaqar_delay.push import ticker
 
 PROJECT = 'p.1:sched'   # dots and a colon: every name Zaqar accepts
 LEASE = 30

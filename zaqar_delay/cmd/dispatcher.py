@@ -7,7 +7,7 @@ Reads the message store of zaqar.conf (a delay driver, with
 and pushes its due pushes until stopped (Ctrl-C or SIGTERM), or one
 batch with ``--once`` (it waits until each of that batch's pushes is
 done). Run any number, on any hosts; see
-``zaqar_delay.push.dispatcher``. With ``pooling = True`` it pushes for
+``zaqar_delay.push.runner``. With ``pooling = True`` it pushes for
 every pool that keeps pending pushes (``zaqar_delay.push.pools``). A
 store it cannot reach when it starts (a redis primary being failed
 over, a server still starting) is tried again, after 1, 2, 4... up to
@@ -36,8 +36,8 @@ from zaqar_delay.cmd import noise
 from zaqar_delay.cmd import reach
 from zaqar_delay.metrics import serve
 from zaqar_delay import opts
-from zaqar_delay.push import dispatcher
 from zaqar_delay.push import pools
+from zaqar_delay.push import runner
 
 LOG = logging.getLogger(__name__)
 PROG = 'zaqar-delay-dispatcher'
@@ -45,7 +45,7 @@ LOAD_WAIT_MAX = 30  # seconds between two tries to load the store
 
 
 def build(conf):
-    """A Dispatcher for the message store of ``conf`` (PoolDispatchers
+    """A Runner for the message store of ``conf`` (PoolDispatchers
     for a pooled deployment)."""
     boot = bootstrap.Bootstrap(conf)
     if conf.pooling:
@@ -57,7 +57,7 @@ def build(conf):
             '%s keeps no pending pushes: use a delay driver and put '
             'zaqar_delay.notification.notifier in [storage] '
             'message_pipeline' % conf['drivers'].message_store)
-    return dispatcher.Dispatcher(data, boot.control.queue_controller, conf)
+    return runner.build(data, boot.control.queue_controller, conf)
 
 
 def _built(conf, stop, check=None):

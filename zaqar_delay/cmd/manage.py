@@ -167,8 +167,8 @@ def _migrate(args, out):
     return 0
 
 
-def _pusher(args):
-    """The dispatcher of the config files' store (``build``)."""
+def _runner(args):
+    """The runner of the config files' store (``build``)."""
     conf = cfg.ConfigOpts()
     logging.register_options(conf)     # drivers read [DEFAULT] debug
     opts.register_opts(conf)
@@ -177,8 +177,8 @@ def _pusher(args):
 
 
 def _pushes(args, out):
-    pusher = _pusher(args)
-    if not hasattr(pusher, 'store'):
+    pusher = getattr(_runner(args), 'pusher', None)
+    if pusher is None:
         raise failure.UsageFailure('pushes: give the zaqar.conf of one '
                                    'pool\'s store (pooling = False)')
     if args.action == 'pending':
@@ -206,13 +206,13 @@ def _pushes(args, out):
 
 
 def _schedules(args, out):
-    pusher = _pusher(args)
-    if getattr(pusher, 'ticker', None) is None:
+    ticker = getattr(_runner(args), 'ticker', None)
+    if ticker is None:
         raise failure.UsageFailure('schedules: give the zaqar.conf of one '
                                    'store that keeps schedules')
     if args.queue is not None:
-        queues.metadata(pusher.ticker.queues, args.queue, args.project)
-    count = listing.write(pusher.ticker, out, args.queue, args.project,
+        queues.metadata(ticker.queues, args.queue, args.project)
+    count = listing.write(ticker, out, args.queue, args.project,
                           args.limit)
     if args.queue is not None and not count:
         raise failure.Failure('%s has no schedules (its %s metadata is '

@@ -1,5 +1,6 @@
-"""Pushes to subscribers at the due time: the notifier stage and the
-dispatcher that makes the pushes a delay driver keeps pending.
+"""Pushes to subscribers at the due time: the notifier stage, and the
+dispatcher's two passes (``dispatcher``: the pushes a delay driver
+keeps pending; ``ticker``: schedules' ticks) that ``runner`` runs.
 
 The name format of a pending push, and whether pushes are on, live in
 ``zaqar_delay.pending`` (the stores import it, never this package).

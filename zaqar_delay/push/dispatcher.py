@@ -1,4 +1,4 @@
-"""The dispatcher: pushes what has come due, to each subscriber.
+"""The push pass: pushes what has come due, to each subscriber.
 
 It takes due pushes from a delay driver's store (``driver.push_store``:
 ``take``, ``delivered``, ``done``, ``next_due``) for ``[delay_push]
@@ -30,6 +30,8 @@ between its 2xx and the next pass (see ``doc/source/push.rst``). See
 ``slots`` for the bounds on threads. Each attempt (``pending.Attempt``)
 goes to the store with its push's ``done``, which records it in the
 history of a message that keeps one (``doc/source/history.rst``).
+A runner (``zaqar_delay.push.runner``) runs the passes, beside the
+schedules' tick pass.
 """
 
 import collections
@@ -50,13 +52,11 @@ from zaqar_delay.push import policy
 from zaqar_delay.push import slots
 from zaqar_delay.push import upstream
 from zaqar_delay.push import webhook_http
-from zaqar_delay.schedules import ticker
 from zaqar_delay.storage import message as stored
 
 LOG = logging.getLogger(__name__)
 
 WEBHOOK = ('http', 'https')
-POKED_PAUSE = 0.05     # seconds between a poke and the pass after it
 
 
 class _Outcome:
@@ -111,7 +111,8 @@ class _Outcome:
 
 
 class Dispatcher:
-    """Pushes the due pushes of one delay data driver's store."""
+    """Pushes the due pushes of one delay data driver's store. ``wake``
+    is set when a delivery ends (its push is to be told to the store)."""
 
     def __init__(self, data_driver, queue_controller, conf, clock=None,
                  monotonic=time.monotonic):
@@ -135,14 +136,10 @@ class Dispatcher:
                                  settings.max_in_flight_per_subscriber,
                                  monotonic)
         self.wake = threading.Event()
-        self._poked = False
         self._finished = collections.deque()
         self._partial = {}      # id(outcome) -> outcome, to record
         self._held = 0
         self._lock = threading.Lock()
-        # Schedules' ticks are posted by the same passes.
-        self.ticker = ticker.for_dispatcher(data_driver, queue_controller,
-                                            conf)
 
     @property
     def held(self):
@@ -153,8 +150,6 @@ class Dispatcher:
     def run_once(self):
         """Forget the pushes made since the last pass, then push one
         batch of due pushes; return how many were taken."""
-        if self.ticker is not None:
-            self.ticker.run_once()
         self.flush()
         room = min(self.batch_size, self.max_held - self.held)
         if room <= 0:
@@ -222,12 +217,6 @@ class Dispatcher:
             self.wake.clear()
             self.flush()
         return self.held
-
-    def poke(self):
-        """A message is being stored: pass now, and again a moment later
-        (the post that pokes runs before the store's write)."""
-        self._poked = True
-        self.wake.set()
 
     def _record_failed(self, push, delivery):
         """Keep a failed push where an operator can list and re-send it
@@ -346,59 +335,13 @@ class Dispatcher:
             status = None
         return policy.verdict(status), status
 
-    def wait(self, taken=1):
-        """Seconds to sleep before the next pass. A push due already
-        that the last pass could not take (``taken`` 0: its lease is
-        another's, or Swift still shows an ended lease) is looked at
-        again in ``poll_interval``, not at once."""
-        due = self.store.next_due()
-        if self.ticker is not None:
-            due = ticker.earliest(due, self.ticker.next_due())
-        if due is None:
-            return self.poll_interval
-        pause = due - self.clock()
-        if pause <= 0 and not taken:
-            return self.poll_interval
-        return min(self.poll_interval, max(0.0, pause))
+    def next_due(self):
+        """When the earliest pending push is due, or None."""
+        return self.store.next_due()
 
-    def run(self, stop):
-        """Pass after pass until the ``stop`` event is set. A store that
-        tells when a push due earlier than every pending one is added
-        (``watch``) wakes the dispatcher then."""
+    def watch(self, stop):
+        """Have a store that tells when a push due earlier than every
+        pending one is added set ``wake`` then, until ``stop`` is set."""
         watch = getattr(self.store, 'watch', None)
         if watch is not None:
             watch(self.wake, stop)
-        while not stop.is_set():
-            self.wake.clear()
-            try:
-                taken = self.run_once()
-                if taken >= self.batch_size:
-                    continue    # more may be due already
-                pause = self.wait(taken)
-                if self._poked:
-                    self._poked = False
-                    pause = min(pause, POKED_PAUSE)
-            except Exception:
-                LOG.exception('push dispatcher pass failed')
-                pause = self.poll_interval
-            self.wake.wait(pause)
-        self.flush()
-
-
-_in_server = {}
-_in_server_lock = threading.Lock()
-
-
-def start_in_server(data_driver, queue_controller, conf):
-    """Start one dispatcher thread for ``data_driver`` in this process;
-    return its Dispatcher."""
-    with _in_server_lock:
-        if id(data_driver) in _in_server:
-            return _in_server[id(data_driver)]
-        stop = threading.Event()
-        dispatcher = Dispatcher(data_driver, queue_controller, conf)
-        thread = threading.Thread(target=dispatcher.run, args=(stop,),
-                                  name='zaqar-delay-dispatcher', daemon=True)
-        thread.start()
-        _in_server[id(data_driver)] = dispatcher
-        return dispatcher

@@ -5,11 +5,11 @@ Put it in ``[storage] message_pipeline`` instead of
 records a pending push beside each message it stores (in the same
 atomic write on redis and mongodb, just before it on swift, or once the
 post owns its dedup key); a dispatcher pushes it when it comes due
-(``zaqar_delay.push.dispatcher``), due when posted or delayed, with the
+(``zaqar_delay.push.runner``), due when posted or delayed, with the
 same body; a duplicate that deduplication refuses is not stored, nor
 pushed. This stage only wakes the in-server dispatcher, which runs
 before the message is stored: the dispatcher looks again a moment later
-(``Dispatcher.poke``), and within ``[delay_push] poll_interval`` at most.
+(``Runner.poke``), and within ``[delay_push] poll_interval`` at most.
 
 With a message store that keeps no pending pushes (upstream's drivers),
 it behaves as Zaqar's notifier. In a pooled deployment Zaqar builds the
@@ -23,8 +23,8 @@ from zaqar.notification import notifier
 from zaqar.storage import pooling
 
 from zaqar_delay import opts
-from zaqar_delay.push import dispatcher
 from zaqar_delay.push import pools
+from zaqar_delay.push import runner
 from zaqar_delay.push import upstream
 
 LOG = logging.getLogger(__name__)
@@ -54,7 +54,7 @@ class NotifierDriver(notifier.NotifierDriver):
                         'messages are pushed when posted, delayed or not')
         elif (self.driver.conf.delay_push.dispatch_in_server and
               not self.driver.conf.pooling):
-            self.dispatcher = dispatcher.start_in_server(
+            self.dispatcher = runner.start_in_server(
                 self.driver, self.queue_controller, self.driver.conf)
 
     def post(self, queue_name, messages, client_uuid, project=None):

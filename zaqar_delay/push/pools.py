@@ -1,7 +1,7 @@
-"""Dispatchers for the pools of a pooled deployment.
+"""Runners for the pools of a pooled deployment.
 
 Each pool is a message store of its own, with its own pending pushes:
-each pool whose driver keeps them gets a dispatcher. The pool list is
+each pool whose driver keeps them gets a runner (``runner``). The pool list is
 read again every ``REFRESH`` seconds, so a pool added later is served;
 in a zaqar-server, a post wakes that reading (at most once a second),
 so a new pool's first delayed message is pushed in time.
@@ -12,7 +12,7 @@ import threading
 from oslo_log import log as logging
 from zaqar.storage import utils as storage_utils
 
-from zaqar_delay.push import dispatcher
+from zaqar_delay.push import runner
 
 LOG = logging.getLogger(__name__)
 
@@ -26,7 +26,7 @@ def names(control):
 
 
 class PoolDispatchers:
-    """A Dispatcher per pool that keeps pending pushes.
+    """A Runner per pool that keeps pending pushes.
 
     A pool whose driver fails to load is logged and tried again at the
     next reading, the others served; a pool whose URI changed gets a new
@@ -37,7 +37,7 @@ class PoolDispatchers:
     def __init__(self, conf, control):
         self.conf = conf
         self.control = control
-        self.dispatchers = {}   # pool name -> Dispatcher, or None
+        self.dispatchers = {}   # pool name -> Runner, or None
         self.uris = {}          # pool name -> the URI it was built for
         self.wake = threading.Event()
 
@@ -46,7 +46,7 @@ class PoolDispatchers:
         self.wake.set()
 
     def refresh(self):
-        """Build the dispatchers of pools not seen yet, or re-pointed;
+        """Build the runners of pools not seen yet, or re-pointed;
         return them (each with a ``stop`` event of its own)."""
         fresh = []
         for name in names(self.control):
@@ -72,8 +72,7 @@ class PoolDispatchers:
             conf, self.control.cache, control_driver=self.control)
         found = None
         if getattr(data, 'pushes', False):
-            found = dispatcher.Dispatcher(
-                data, self.control.queue_controller, conf)
+            found = runner.build(data, self.control.queue_controller, conf)
             found.stop = threading.Event()
             LOG.info('pool %s: pushing its pending pushes', name)
         else:
@@ -91,12 +90,12 @@ class PoolDispatchers:
                    if found is not None)
 
     def drain(self, timeout):
-        """``Dispatcher.drain`` of each pool's; the pushes still held."""
+        """``Runner.drain`` of each pool's; the pushes still held."""
         return sum(found.drain(timeout) for found in self.dispatchers.values()
                    if found is not None)
 
     def run(self, stop):
-        """A thread per pool's dispatcher until ``stop`` is set."""
+        """A thread per pool's runner until ``stop`` is set."""
         threads = []
         while not stop.is_set():
             self.wake.clear()   # a poke from now on is seen below

@@ -2,10 +2,9 @@
 
 ``definition`` reads and checks a queue's ``_schedules`` metadata,
 ``ticks`` works out when a schedule fires and which ticks a pass posts;
-both are pure (no I/O). ``ticker`` is the pass a dispatcher runs: it
-reads a store's schedule index (``driver.schedule_store``) and posts
-through the driver's message controller. See ``doc/source/
-schedules.rst``.
+both are pure (no I/O); the stores import them. The pass that posts
+the ticks is a dispatcher's (``zaqar_delay.push.ticker``). See
+``doc/source/schedules.rst``.
 """
 
 from zaqar_delay import delay

@@ -1,8 +1,6 @@
 """What every ``*.delay`` driver does the same way around its storage."""
 
 import collections
-import contextlib
-import threading
 
 from oslo_config import cfg
 from oslo_utils import timeutils
@@ -80,25 +78,7 @@ class DelaySettings:
         return self.claim_class(self)
 
 
-_known = threading.local()
-
-
-@contextlib.contextmanager
-def metadata_known(queue, project, metadata):
-    """Within it, this thread's posts to ``queue`` take ``metadata`` as
-    the queue's instead of reading it (for a caller that just read it:
-    the schedule pass)."""
-    _known.found = (queue, project, metadata)
-    try:
-        yield
-    finally:
-        _known.found = None
-
-
 def _metadata(queue_controller, queue, project):
-    found = getattr(_known, 'found', None)
-    if found is not None and found[:2] == (queue, project):
-        return found[2]
     try:
         return queue_controller.get_metadata(queue, project)
     except errors.QueueDoesNotExist:
@@ -129,11 +109,15 @@ def post_terms(driver, queue_controller, queue, project, messages):
                      messages)[:2]
 
 
-def post_plan(driver, queue_controller, queue, project, messages):
+def post_plan(driver, queue_controller, queue, project, messages,
+              metadata=None):
     """``post_terms`` and the queue's history ttl (seconds, 0 for none:
-    ``zaqar_delay.history.events``), from the same one read."""
-    return plan(driver, _metadata(queue_controller, queue, project),
-                messages)
+    ``zaqar_delay.history.events``), from one read of the queue's
+    metadata, or from ``metadata`` when the caller gives it (read just
+    before: no read)."""
+    if metadata is None:
+        metadata = _metadata(queue_controller, queue, project)
+    return plan(driver, metadata, messages)
 
 
 def plan(driver, metadata, messages):

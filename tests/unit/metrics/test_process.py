@@ -6,7 +6,7 @@ from prometheus_client import parser
 from prometheus_client import exposition
 import testtools
 
-from tests.unit.schedules import test_ticker
+from tests.unit.push import test_ticker
 from zaqar_delay.metrics import process
 from zaqar_delay.schedules import definition
 

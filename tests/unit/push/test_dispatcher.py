@@ -136,16 +136,10 @@ class DispatcherTest(testtools.TestCase):
             time.sleep(0.01)
         made.flush()
 
-    def test_idle_it_sleeps_the_poll_interval(self):
-        self.assertEqual(0.5, self.make({}, 100).wait())
-
-    def test_it_sleeps_until_the_next_due_time_when_sooner(self):
-        self.assertAlmostEqual(0.2, self.make({'q/a': 100.2}, 100).wait())
-        self.assertEqual(0.0, self.make({'q/a': 90}, 100).wait())
-        self.assertEqual(0.5, self.make({'q/a': 130}, 100).wait())
-
-    def test_a_due_push_it_could_not_take_is_not_polled_in_a_loop(self):
-        self.assertEqual(0.5, self.make({'q/a': 90}, 100).wait(taken=0))
+    def test_next_due_is_the_earliest_pending_push(self):
+        self.assertIsNone(self.make({}, 100).next_due())
+        self.assertEqual(90, self.make({'q/a': 130, 'q/b': 90},
+                                       100).next_due())
 
     def test_a_pass_takes_a_batch_and_pushes_each_with_its_id(self):
         hook = self.hook()

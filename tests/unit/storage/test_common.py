@@ -1,3 +1,5 @@
+import types
+
 import testtools
 
 from zaqar_delay.storage import common
@@ -20,7 +22,7 @@ class PlainUriTest(testtools.TestCase):
                                                          'redis'))
 
 
-class MetadataKnownTest(testtools.TestCase):
+class PostPlanTest(testtools.TestCase):
 
     class Queues:
         def __init__(self):
@@ -28,16 +30,22 @@ class MetadataKnownTest(testtools.TestCase):
 
         def get_metadata(self, queue, project=None):
             self.reads += 1
-            return {'read': True}
+            return {'_default_message_delay': 30}
 
-    def test_a_post_in_it_takes_the_metadata_given(self):
+    driver = types.SimpleNamespace(
+        max_delay=900, clock=lambda: 1000.0,
+        delay_conf=types.SimpleNamespace(ttl_shorter_than_delay='reject',
+                                         max_history_ttl=0))
+
+    def test_the_metadata_given_is_not_read_again(self):
         queues = self.Queues()
-        with common.metadata_known('q.1', 'p.1', {'given': True}):
-            self.assertEqual({'given': True},
-                             common._metadata(queues, 'q.1', 'p.1'))
-            # Another queue or project is read.
-            self.assertEqual({'read': True},
-                             common._metadata(queues, 'q.1', 'p.2'))
-        self.assertEqual({'read': True},
-                         common._metadata(queues, 'q.1', 'p.1'))
-        self.assertEqual(2, queues.reads)
+        delays, _, _ = common.post_plan(self.driver, queues, 'q.1', 'p.1',
+                                        [{'ttl': 60}],
+                                        {'_default_message_delay': 5})
+        self.assertEqual(([5], 0), (delays, queues.reads))
+
+    def test_without_it_the_queues_metadata_is_read_once(self):
+        queues = self.Queues()
+        delays, _, _ = common.post_plan(self.driver, queues, 'q.1', 'p.1',
+                                        [{'ttl': 60}, {'ttl': 60}])
+        self.assertEqual(([30, 30], 1), (delays, queues.reads))

@@ -245,10 +245,12 @@ class DelayMessages:
         raise errors.QueueIsEmpty(queue_name, project)
 
     @utils.raises_conn_error
-    def post(self, queue_name, messages, client_uuid, project=None):
+    def post(self, queue_name, messages, client_uuid, project=None,
+             metadata=None):
         messages = [dict(msg) for msg in messages]
         delays, dedups, keep = common.post_plan(
-            self.driver, self._queue_ctrl, queue_name, project, messages)
+            self.driver, self._queue_ctrl, queue_name, project, messages,
+            metadata)
         for msg, delay_seconds in zip(messages, delays):
             msg['delay'] = delay_seconds
         self._posting.delays = delays

@@ -117,9 +117,11 @@ class MessageController(steering.Steering,
         return self._lua['post'](keys=keys_, args=args)
 
     @utils.raises_conn_error
-    def post(self, queue, messages, client_uuid, project=None):
+    def post(self, queue, messages, client_uuid, project=None,
+             metadata=None):
         """Post as upstream; one script call when the queues are in this
-        database (``metadata``), else a metadata read and the script."""
+        database (``metadata``), else a metadata read (none when the
+        caller gives the queue's ``metadata``) and the script."""
         messages = list(messages)
         client_uuid = str(uuid.UUID(str(client_uuid)))
         if self._metadata is not None:
@@ -143,7 +145,8 @@ class MessageController(steering.Steering,
                 packed = answers[1] or b''
                 self._metadata.put(queue, project, packed)
         delays, dedups, keep = common.post_plan(
-            self.driver, self._queue_ctrl, queue, project, messages)
+            self.driver, self._queue_ctrl, queue, project, messages,
+            metadata)
         return self.store(queue, project, messages, client_uuid, delays,
                           dedups, keep)
 

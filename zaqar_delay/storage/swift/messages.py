@@ -128,10 +128,12 @@ class MessageController(steering.Steering,
         delete, or to end with the message's expiry."""
         self._delete(queue, message_id, project)
 
-    def post(self, queue, messages, client_uuid, project=None):
+    def post(self, queue, messages, client_uuid, project=None,
+             metadata=None):
         messages = list(messages)
         delays, dedups, keep = common.post_plan(
-            self.driver, self._queue_ctrl, queue, project, messages)
+            self.driver, self._queue_ctrl, queue, project, messages,
+            metadata)
         # Ids first, in order (they sort by posting time); then each
         # message's writes, several messages at once.
         posting = [(idtime.new(), msg, delay, found)

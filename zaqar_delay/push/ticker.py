@@ -1,4 +1,4 @@
-"""The pass that posts schedules' ticks, run by every dispatcher.
+"""The tick pass: posts schedules' ticks, beside every push pass.
 
 A store's schedule index (``driver.schedule_store``) holds, per queue
 with schedules, when to look at it next (the earliest next tick of its
@@ -49,7 +49,6 @@ from zaqar_delay import delay
 from zaqar_delay.metrics import process as metrics
 from zaqar_delay.schedules import definition
 from zaqar_delay.schedules import ticks
-from zaqar_delay.storage import common
 
 LOG = logging.getLogger(__name__)
 
@@ -75,7 +74,7 @@ def message(schedule, tick):
 
 
 def for_dispatcher(data_driver, queue_controller, conf):
-    """The Ticker a push dispatcher runs beside its pushes (its
+    """The Ticker a runner runs beside its push pass (its
     ``[delay_push] batch_size``; a lease of ``LEASE`` seconds, or
     ``[delay_push] lease`` if shorter), or None when the driver keeps no
     schedule index."""
@@ -84,12 +83,6 @@ def for_dispatcher(data_driver, queue_controller, conf):
     settings = conf['delay_push']
     return Ticker(data_driver, queue_controller, min(settings.lease, LEASE),
                   settings.batch_size)
-
-
-def earliest(*times):
-    """The earliest of times that are not None, or None."""
-    found = [time for time in times if time is not None]
-    return min(found) if found else None
 
 
 def _log_missed(queue, project, schedule, after, now, new, due):
@@ -215,11 +208,11 @@ class Ticker:
             if due:
                 posts += [message(schedule, tick) for tick in due]
                 metrics.ticks_posted(now, due)
-        # One post for the queue's schedules (most often one request).
-        with common.metadata_known(queue, project, metadata):
-            for start in range(0, len(posts), POST_BATCH):
-                self.messages.post(queue, posts[start:start + POST_BATCH],
-                                   CLIENT_ID, project)
+        # One post for the queue's schedules (most often one request),
+        # with the metadata just read.
+        for start in range(0, len(posts), POST_BATCH):
+            self.messages.post(queue, posts[start:start + POST_BATCH],
+                               CLIENT_ID, project, metadata=metadata)
         if afters and ticks.DEFINED in old:
             afters[ticks.DEFINED] = old[ticks.DEFINED]  # kept, if there
         return afters, ticks.next_look(schedules, afters)

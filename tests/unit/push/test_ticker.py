@@ -9,7 +9,7 @@ from zaqar.storage import errors
 import testtools
 
 from zaqar_delay import dedup
-from zaqar_delay.schedules import ticker
+from zaqar_delay.push import ticker
 
 
 class Store:
@@ -63,8 +63,11 @@ class Messages:
 
     def __init__(self):
         self.posted = []
+        self.given = []     # the metadata each post was given
 
-    def post(self, queue, messages, client_uuid, project=None):
+    def post(self, queue, messages, client_uuid, project=None,
+             metadata=None):
+        self.given.append(metadata)
         for message in messages:
             identity = (queue, project, message[dedup.IDENTITY])
             if identity not in [m[0] for m in self.posted]:
@@ -74,8 +77,10 @@ class Messages:
 class Queues:
     def __init__(self):
         self.metadata = {}
+        self.reads = 0
 
     def get_metadata(self, queue, project=None):
+        self.reads += 1
         if (queue, project) not in self.metadata:
             raise errors.QueueDoesNotExist(queue, project)
         return self.metadata[queue, project]
@@ -135,6 +140,14 @@ class TickerTest(testtools.TestCase):
         self.assertEqual({'schedule': 's', 'tick': '1970-01-01T00:16:42Z',
                           'body': {'n': 1}}, body)
 
+    def test_a_queues_posts_are_given_the_metadata_the_pass_read(self):
+        self.define('q.1', {'name': 's', 'every': 2, 'body': 1})
+        self.now = 1002
+        self.ticker().run_once()
+        self.assertEqual(1, self.queues.reads)
+        self.assertEqual([self.queues.metadata['q.1', 'p.1']],
+                         self.messages.given)
+
     def test_a_dead_tickers_queue_is_taken_again_when_its_lease_ends(self):
         self.define('q.1', {'name': 's', 'every': 2, 'body': 1})
         one = self.ticker(lease=5)
@@ -193,10 +206,10 @@ class TickerTest(testtools.TestCase):
             self.now += 8
             return taken
 
-        def slow_post(queue, messages, client_uuid, project=None):
+        def slow_post(*args, **kwargs):
             self.now = 1017                     # the lease ended at 1016
             self.assertEqual(1, two.run_once())
-            post(queue, messages, client_uuid, project)
+            post(*args, **kwargs)
 
         one.store = types.SimpleNamespace(
             take=slow_take, afters_of=store.afters_of,
@@ -219,8 +232,8 @@ class TickerTest(testtools.TestCase):
         self.run_until(1004, one)               # 1002, 1004
         post = self.messages.post
 
-        def slow(queue, messages, client_uuid, project=None):
-            post(queue, messages, client_uuid, project)
+        def slow(*args, **kwargs):
+            post(*args, **kwargs)
             self.now = 1016                     # acknowledged 10 s later
 
         one.messages = types.SimpleNamespace(post=slow)
@@ -244,14 +257,14 @@ class TickerTest(testtools.TestCase):
         posts = []
         slow_post = self.messages.post
 
-        def stalled(queue, messages, client_uuid, project=None):
+        def stalled(*args, **kwargs):
             self.now = 1010
             fast.run_once()
-            slow_post(queue, messages, client_uuid, project)
+            slow_post(*args, **kwargs)
 
-        def recorded(queue, messages, client_uuid, project=None):
+        def recorded(queue, messages, *args, **kwargs):
             posts.extend(m[dedup.IDENTITY] for m in messages)
-            slow_post(queue, messages, client_uuid, project)
+            slow_post(queue, messages, *args, **kwargs)
 
         slow.messages = types.SimpleNamespace(post=stalled)
         fast.messages = types.SimpleNamespace(post=recorded)
