@@ -39,7 +39,7 @@ seconds), which message, what kind (one of KINDS), and the kind's fields
 
 
 def check(metadata, max_history_ttl):
-    """Raise DelayError for a bad ``_history_ttl``."""
+    """Raise Refused for a bad ``_history_ttl``."""
     if KEY not in metadata:
         return
     value = metadata[KEY]
@@ -55,7 +55,7 @@ def of_queue(metadata, max_history_ttl):
         return 0
     try:
         check({KEY: value}, max_history_ttl)
-    except errors.DelayError:
+    except errors.Refused:
         return 0
     return value
 

@@ -10,7 +10,7 @@
      "catch_up": "none",           # none | latest | all
      "max_catch_up": 100}          # with "all": most ticks posted at once
 
-Pure: no I/O. ``parse`` raises DelayError (a 400) with a message that
+Pure: no I/O. ``parse`` raises Refused (a 400) with a message that
 names the schedule and field; ``of_queue`` is what a dispatcher reads
 (a value ``parse`` refuses counts as no schedules), and keeps what it
 parsed per metadata value, so a dispatcher checks each version of a
@@ -55,8 +55,8 @@ def _whole(value):
 
 
 def _fail(schedule, text, *args):
-    raise errors.DelayError('{0}: schedule {1!r}: ' + text, KEY, schedule,
-                            *args)
+    raise errors.Refused('{0}: schedule {1!r}: ' + text, KEY, schedule,
+                         *args)
 
 
 def _zone(name, label):
@@ -126,25 +126,25 @@ def _one(value, max_ttl, index):
 
 
 def parse(value, max_ttl):
-    """The Schedules of a ``_schedules`` value; DelayError if bad."""
+    """The Schedules of a ``_schedules`` value; Refused if bad."""
     if not isinstance(value, list):
-        raise errors.DelayError(
+        raise errors.Refused(
             '{0} must be a list of schedules, not {1!r}.', KEY, value)
     if len(value) > MAX_PER_QUEUE:
-        raise errors.DelayError(
+        raise errors.Refused(
             '{0} has {1} schedules; a queue may have at most {2}.', KEY,
             len(value), MAX_PER_QUEUE)
     found = [_one(item, max_ttl, index) for index, item in enumerate(value)]
     names = [schedule.name for schedule in found]
     for name in names:
         if names.count(name) > 1:
-            raise errors.DelayError('{0}: two schedules are named {1!r}.',
-                                    KEY, name)
+            raise errors.Refused('{0}: two schedules are named {1!r}.',
+                                 KEY, name)
     return found
 
 
 def check(metadata, max_ttl):
-    """Raise DelayError for a bad ``_schedules``."""
+    """Raise Refused for a bad ``_schedules``."""
     if KEY in metadata:
         parse(metadata[KEY], max_ttl)
 
@@ -162,7 +162,7 @@ def of_queue(metadata, max_ttl):
     if found is None:
         try:
             found = tuple(parse(value, max_ttl))
-        except errors.DelayError:
+        except errors.Refused:
             found = ()
         if len(_parsed) >= CACHED:
             _parsed.clear()

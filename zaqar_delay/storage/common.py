@@ -110,7 +110,7 @@ def message_delays(driver, queue_controller, queue, project, messages):
 
     A message without ``delay`` gets the queue's ``_default_message_delay``
     (read only when needed, so a post to a normal queue whose messages all
-    carry a delay reads nothing). Raises DelayError for a refused delay.
+    carry a delay reads nothing). Raises Refused for a refused delay.
     """
     default = 0
     if delay.needs_queue_default(messages):
