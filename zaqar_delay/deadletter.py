@@ -13,6 +13,7 @@ import re
 
 from oslo_serialization import jsonutils
 
+from zaqar_delay import delay
 from zaqar_delay import errors
 
 MAX_CLAIM_COUNT = '_max_claim_count'
@@ -33,8 +34,7 @@ def check(metadata):
     number of at least 0 or a ``_dead_letter_queue`` that is not a
     queue name (null stands for absent)."""
     count = metadata.get(MAX_CLAIM_COUNT)
-    if count is not None and (isinstance(count, bool) or
-                              not isinstance(count, int) or count < 0):
+    if count is not None and (not delay.whole(count) or count < 0):
         raise errors.Refused(
             '{0} must be a whole number of claims, not {1}.',
             MAX_CLAIM_COUNT, jsonutils.dumps(count))

@@ -11,6 +11,7 @@ import sys
 
 from oslo_serialization import jsonutils
 
+from zaqar_delay import delay
 from zaqar_delay import errors
 from zaqar_delay.cmd import queues
 from zaqar_delay.history import events as history_events
@@ -57,7 +58,7 @@ def replay(args, out):
     ``_history_ttl``) a failure; a range with nothing posted says so."""
     if args.since > args.until:
         raise errors.UsageFailure('--since (%s) is after --until (%s)' % (
-            history_events.iso(args.since), history_events.iso(args.until)))
+            delay.iso(args.since), delay.iso(args.until)))
     found = stored.stores(args.config_file)
     metadata = queues.metadata(found.control.queue_controller, args.queue,
                                args.project)
@@ -79,7 +80,7 @@ def replay(args, out):
     if not count:
         sys.stderr.write('no message was posted to %s from %s to %s\n' % (
             queues.name(args.queue, args.project),
-            history_events.iso(args.since), history_events.iso(args.until)))
+            delay.iso(args.since), delay.iso(args.until)))
     return 0
 
 

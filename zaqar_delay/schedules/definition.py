@@ -25,6 +25,7 @@ import zoneinfo
 import cronsim
 from oslo_serialization import jsonutils
 
+from zaqar_delay import delay
 from zaqar_delay import errors
 
 KEY = '_schedules'
@@ -48,10 +49,6 @@ _parsed = {}
 # is None; ``zone`` is a ZoneInfo.
 Schedule = collections.namedtuple(
     'Schedule', 'name cron every zone body ttl catch_up max_catch_up')
-
-
-def _whole(value):
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _fail(schedule, text, *args):
@@ -99,7 +96,7 @@ def _one(value, max_ttl, index):
         cron = _cron(value['cron'], name)
     else:
         every = value['every']
-        if not _whole(every) or every < 1:
+        if not delay.whole(every) or every < 1:
             _fail(name, 'every must be a whole number of seconds of at '
                   'least 1, not {2!r}.', every)
     zone = _zone(value.get('timezone', 'UTC'), name)
@@ -111,7 +108,7 @@ def _one(value, max_ttl, index):
         _fail(name, 'body is {2} bytes as JSON; at most {3}.', size,
               MAX_BODY)
     ttl = value.get('ttl', min(DEFAULT_TTL, max_ttl))
-    if not _whole(ttl) or not MIN_TTL <= ttl <= max_ttl:
+    if not delay.whole(ttl) or not MIN_TTL <= ttl <= max_ttl:
         _fail(name, 'ttl must be whole seconds from {2} to the maximum '
               'message ttl ({3}), not {4!r}.', MIN_TTL, max_ttl, ttl)
     catch_up = value.get('catch_up', DEFAULT_CATCH_UP)
@@ -119,7 +116,7 @@ def _one(value, max_ttl, index):
         _fail(name, 'catch_up must be one of {2}, not {3!r}.',
               ', '.join(CATCH_UP), catch_up)
     most = value.get('max_catch_up', DEFAULT_MAX_CATCH_UP)
-    if not _whole(most) or not 1 <= most <= MAX_CATCH_UP:
+    if not delay.whole(most) or not 1 <= most <= MAX_CATCH_UP:
         _fail(name, 'max_catch_up must be a whole number from 1 to {2}, '
               'not {3!r}.', MAX_CATCH_UP, most)
     return Schedule(name, cron, every, zone, body, ttl, catch_up, most)
