@@ -107,7 +107,7 @@ def _run(conf, argv):
         pusher = build(conf)
         taken = pusher.run_once()
         # Every subscriber's delivery ends within the lease.
-        left = pusher.drain(conf.delay_push.lease)
+        left = pusher.drain(conf[opts.PUSH_GROUP].lease)
         print('pushed %d' % (taken - left))
         sys.stdout.flush()
         os._exit(0)
