@@ -54,11 +54,6 @@ def queue_default(metadata):
     return value
 
 
-def needs_queue_default(messages):
-    """True when some message has no ``delay`` (or ``due``) of its own."""
-    return any('delay' not in msg and DUE not in msg for msg in messages)
-
-
 def waits_from(messages, waits, posted):
     """``waits`` (from ``prepare``) with the wait of each message that
     carries ``due`` counted from ``posted`` (the post's time, to the

@@ -47,10 +47,6 @@ class ResolveTest(testtools.TestCase):
         self.assertEqual(0, delay.resolve({'delay': 0}, 600))
         self.assertEqual(600, delay.resolve({}, 600))
 
-    def test_needs_queue_default_only_when_a_delay_is_missing(self):
-        self.assertFalse(delay.needs_queue_default([{'delay': 1}]))
-        self.assertTrue(delay.needs_queue_default([{'delay': 1}, {}]))
-
 
 class CheckTest(testtools.TestCase):
 
