@@ -13,6 +13,7 @@ import re
 
 from oslo_serialization import jsonutils
 
+from zaqar_delay import delay
 from zaqar_delay import errors
 
 MAX_CLAIM_COUNT = '_max_claim_count'
@@ -29,19 +30,18 @@ name, the most claims a message may have, and the moved messages' ttl
 
 
 def check(metadata):
-    """Raise DelayError for a ``_max_claim_count`` that is not a whole
+    """Raise Refused for a ``_max_claim_count`` that is not a whole
     number of at least 0 or a ``_dead_letter_queue`` that is not a
     queue name (null stands for absent)."""
     count = metadata.get(MAX_CLAIM_COUNT)
-    if count is not None and (isinstance(count, bool) or
-                              not isinstance(count, int) or count < 0):
-        raise errors.DelayError(
+    if count is not None and (not delay.whole(count) or count < 0):
+        raise errors.Refused(
             '{0} must be a whole number of claims, not {1}.',
             MAX_CLAIM_COUNT, jsonutils.dumps(count))
     name = metadata.get(QUEUE)
     if name is not None and not (isinstance(name, str) and
                                  QUEUE_NAME.match(name)):
-        raise errors.DelayError(
+        raise errors.Refused(
             '{0} must name a queue (1 to 64 letters, digits, _, - or .), '
             'not {1}.', QUEUE, jsonutils.dumps(name))
 

@@ -33,11 +33,11 @@ Dedup = collections.namedtuple('Dedup', 'digest window')
 
 
 def check(metadata, max_ttl):
-    """Raise DelayError for bad ``_dedup_key`` or ``_dedup_window``."""
+    """Raise Refused for bad ``_dedup_key`` or ``_dedup_window``."""
     if KEY in metadata:
         field = metadata[KEY]
         if not isinstance(field, str) or not field:
-            raise errors.DelayError(
+            raise errors.Refused(
                 '{0} must be the name of a field of message bodies (a '
                 'non-empty string), not {1!r}.', KEY, field)
     if WINDOW in metadata:
@@ -45,7 +45,7 @@ def check(metadata, max_ttl):
         delay.check_seconds(WINDOW, window, max_ttl,
                             'the maximum message ttl')
         if KEY not in metadata:
-            raise errors.DelayError('{0} needs {1}.', WINDOW, KEY)
+            raise errors.Refused('{0} needs {1}.', WINDOW, KEY)
 
 
 def _digest(value):

@@ -24,23 +24,23 @@ def whole(value):
 
 
 def check_seconds(key, value, maximum, maximum_is):
-    """Raise DelayError unless ``value`` (of metadata ``key``) is a whole
+    """Raise Refused unless ``value`` (of metadata ``key``) is a whole
     number of seconds above 0 and at most ``maximum`` (what
     ``maximum_is``, for the message)."""
     if not whole(value) or not 0 < value <= maximum:
-        raise errors.DelayError(
+        raise errors.Refused(
             '{0} must be a whole number of seconds above 0 and at most '
             '{1} ({2}), not {3!r}.', key, maximum, maximum_is, value)
 
 
 def check_queue_default(metadata, max_delay):
-    """Raise DelayError unless the queue's ``_default_message_delay``,
+    """Raise Refused unless the queue's ``_default_message_delay``,
     when set and not null, is a whole number of seconds from 0 to
     ``max_delay`` (``true`` and ``false`` are not numbers here)."""
     value = (metadata or {}).get(QUEUE_DEFAULT_KEY)
     if value is not None and (not whole(value)
                               or not 0 <= value <= max_delay):
-        raise errors.DelayError(
+        raise errors.Refused(
             '{0} must be a whole number of seconds from 0 to {1} '
             '([transport] max_message_delay), not {2}.',
             QUEUE_DEFAULT_KEY, max_delay, jsonutils.dumps(value))
@@ -52,11 +52,6 @@ def queue_default(metadata):
     if not whole(value) or value < 0:
         return 0
     return value
-
-
-def needs_queue_default(messages):
-    """True when some message has no ``delay`` (or ``due``) of its own."""
-    return any('delay' not in msg and DUE not in msg for msg in messages)
 
 
 def waits_from(messages, waits, posted):
@@ -73,7 +68,7 @@ def resolve(message, default):
 
 
 def check(message, delay, max_delay, policy):
-    """Validate one message's delay; raise DelayError when it is refused.
+    """Validate one message's delay; raise Refused when it is refused.
 
     :param message: the posted message (``ttl`` is read)
     :param delay: the delay that would apply, in seconds
@@ -81,15 +76,15 @@ def check(message, delay, max_delay, policy):
     :param policy: ``[delay] ttl_shorter_than_delay``
     """
     if not whole(delay):
-        raise errors.DelayError(
+        raise errors.Refused(
             'The delay of a message must be an integer number of seconds, '
             'not {0!r}.', delay)
     if not 0 <= delay <= max_delay:
-        raise errors.DelayError(
+        raise errors.Refused(
             'The delay of a message must be between 0 and {0} seconds; '
             'got {1}.', max_delay, delay)
     if delay and policy == opts.REJECT and message['ttl'] <= delay:
-        raise errors.DelayError(
+        raise errors.Refused(
             'A message with ttl {0} would expire before its delay of {1} '
             'seconds ends and could never be delivered; post it with a '
             'ttl longer than its delay.', message['ttl'], delay)
@@ -125,7 +120,7 @@ def with_age(message):
 
 def parse_time(value, key='due'):
     """Unix seconds of an ISO 8601 time that names its zone (``Z`` or an
-    offset); DelayError for anything else."""
+    offset); Refused for anything else."""
     when = None
     if isinstance(value, str):
         try:
@@ -134,7 +129,7 @@ def parse_time(value, key='due'):
         except ValueError:
             pass
     if when is None or when.tzinfo is None:
-        raise errors.DelayError(
+        raise errors.Refused(
             'The {0} of a message must be an ISO 8601 time with its zone '
             '(2026-01-31T12:00:00Z or 2026-01-31T13:00:00+01:00), not '
             '{1!r}.', key, value)
@@ -148,12 +143,12 @@ def check_due(message, due, now, max_delay, policy):
     due now. Returns the seconds it waits (a float, 0 for now)."""
     wait = max(0.0, due - now)
     if wait > max_delay:
-        raise errors.DelayError(
+        raise errors.Refused(
             'The due time of a message must be at most {0} seconds ahead '
             '(max_message_delay); {1} is {2:.3f} s ahead.', max_delay,
             iso_ms(due), wait)
     if wait and policy == opts.REJECT and message['ttl'] <= wait:
-        raise errors.DelayError(
+        raise errors.Refused(
             'A message with ttl {0} would expire before its due time {1} '
             'and could never be delivered; post it with a ttl longer than '
             'its delay.', message['ttl'], iso_ms(due))

@@ -1,44 +1,86 @@
-"""Errors that zaqar-delay raises to Zaqar's transports."""
+"""Every error zaqar-delay raises, under one base: ``DelayError``.
+
+They reach Zaqar's transports through ``zaqar_delay.storage.boundary``,
+which turns a ``Refused`` into the upstream error Zaqar answers with a
+400 (doc/source/retries.rst).
+"""
 
 from zaqar.storage import errors as storage_errors
-from zaqar.transport import validation
 
 
-class DelayError(validation.ValidationFailed):
-    """Raised when a message's delay (or a queue's delay metadata) cannot
-    be honoured as asked.
-
-    It subclasses Zaqar's ``ValidationFailed``, which both the wsgi and
-    the websocket transports turn into a 400 response with this message.
-    """
+class DelayError(Exception):
+    """The base of every zaqar-delay error."""
 
 
-class QueueMetadataRefused(DelayError, storage_errors.FlavorDoesNotExist):
-    """Raised when a delay driver refuses the metadata of a queue create.
+class Refused(DelayError):
+    """Raised when input (a delay, queue metadata, a request body) is
+    refused; the text, ``text.format(*args)``, says why."""
 
-    Zaqar's queue create answers a 400 with this text on both transports:
-    the websocket one for any ``ValidationFailed``; the wsgi one only for
-    a ``FlavorDoesNotExist`` (every other storage error is a 503), hence
-    the second base. The wsgi transport logs that case as a missing
-    flavor, with a traceback: ``checks.quiet_wsgi_refusals`` rewrites
-    that record into one INFO line with this text.
-    """
+    def __init__(self, text, *args):
+        super().__init__(text.format(*args))
+
+
+class QueueMetadataRefused(Refused):
+    """Raised when a queue create carries metadata a driver refuses."""
 
     def __init__(self, queue, why):
-        text = 'Queue "%s" not created: %s' % (queue, why)
-        ValueError.__init__(self, text)
+        super().__init__('Queue "{0}" not created: {1}', queue, why)
         self.queue, self.why = queue, why
 
 
-class NotReplicated(storage_errors.ExceptionBase):
-    """Raised when a write reached the redis primary but not enough
-    replicas acknowledged it in time (``[drivers:message_store:
-    redis.delay] wait_replicas``).
+class NotReplicated(DelayError, storage_errors.ExceptionBase):
+    """Raised when fewer redis replicas than ``[drivers:message_store:
+    redis.delay] wait_replicas`` acknowledged a write in time.
 
-    The write may survive or vanish at a failover, so it is not
-    acknowledged: Zaqar's transports answer a 503, which the client
-    may retry (a retried post may then store the message twice).
+    A storage error, so also Zaqar's: both transports answer a 503,
+    which the client may retry (a retried post may store twice).
     """
 
     msg_format = ('write held by {acked} of {wanted} redis replicas '
                   'after {timeout_ms} ms: not acknowledged')
+
+
+class UpstreamChanged(DelayError, ImportError):
+    """Raised when the installed Zaqar lacks a name zaqar-delay uses."""
+
+
+class QueueNotPooled(DelayError):
+    """Raised when the pool catalog maps a queue to no pool."""
+
+
+class HistoryError(DelayError):
+    """Raised when the store keeps no history."""
+
+
+class ExportError(DelayError):
+    """Raised when a store cannot be exported (say, an unknown driver)."""
+
+
+class NoReply(DelayError):
+    """Raised when a request to Zaqar got no reply; ``kind`` names why
+    (the error that caused it: ``ConnectionRefusedError``, ...)."""
+
+    def __init__(self, cause):
+        super().__init__(str(cause))
+        self.kind = type(cause).__name__
+
+
+class NoJava(DelayError):
+    """Raised when no Java runtime is found."""
+
+
+class ServerExited(DelayError):
+    """Raised when a development server exits while starting."""
+
+
+class CommandFailure(DelayError):
+    """Raised when a console command cannot go on; its text is the line
+    printed."""
+
+    status = 1
+
+
+class UsageFailure(CommandFailure):
+    """Raised when a command's arguments cannot work together."""
+
+    status = 2

@@ -28,28 +28,28 @@ def _number(value):
 
 
 def check(value, max_delay):
-    """The Backoff of a ``_retry_backoff`` value; DelayError if bad."""
+    """The Backoff of a ``_retry_backoff`` value; Refused if bad."""
     if not isinstance(value, dict):
-        raise errors.DelayError(
+        raise errors.Refused(
             '{0} must be an object like {{"initial": 1, "factor": 2, '
             '"max": 3600}}, not {1!r}.', KEY, value)
     unknown = set(value) - {'initial', 'factor', 'max'}
     if unknown:
-        raise errors.DelayError('{0} has unknown fields: {1}.', KEY,
-                                ', '.join(sorted(unknown)))
+        raise errors.Refused('{0} has unknown fields: {1}.', KEY,
+                             ', '.join(sorted(unknown)))
     initial = value.get('initial')
     factor = value.get('factor', DEFAULT_FACTOR)
     longest = value.get('max', max_delay)
     if not _number(initial) or initial <= 0:
-        raise errors.DelayError(
+        raise errors.Refused(
             '{0}.initial must be a number of seconds above 0, not {1!r}.',
             KEY, initial)
     if not _number(factor) or factor < 1:
-        raise errors.DelayError(
+        raise errors.Refused(
             '{0}.factor must be a number of at least 1, not {1!r}.', KEY,
             factor)
     if not _number(longest) or not 0 < longest <= max_delay:
-        raise errors.DelayError(
+        raise errors.Refused(
             '{0}.max must be a number of seconds above 0 and at most the '
             'maximum delay ({1}), not {2!r}.', KEY, max_delay, longest)
     return Backoff(initial, factor, longest)
@@ -64,7 +64,7 @@ def of_queue(metadata, max_delay):
         return None
     try:
         return check(value, max_delay)
-    except errors.DelayError:
+    except errors.Refused:
         return None
 
 

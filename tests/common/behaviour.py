@@ -13,9 +13,9 @@ import uuid
 
 from oslo_utils import timeutils
 from zaqar.storage import errors
+from zaqar.transport import validation
 
 from zaqar_delay import delay
-from zaqar_delay import errors as delay_errors
 from zaqar_delay.storage import export
 
 CLIENT = str(uuid.uuid4())
@@ -291,13 +291,15 @@ class DelayBehaviour(Helpers):
         self.assertEqual([], self.claim()[1])
 
     def test_delay_above_the_maximum_is_refused(self):
+        # As Zaqar's error, which both transports answer with a 400.
         self.driver.max_delay = 900
-        self.assertRaises(delay_errors.DelayError, self.post, 901)
-        self.assertRaises(delay_errors.DelayError, self.post, -1)
-        self.assertRaises(delay_errors.DelayError, self.post, '10')
+        self.assertRaises(validation.ValidationFailed, self.post, 901)
+        self.assertRaises(validation.ValidationFailed, self.post, -1)
+        self.assertRaises(validation.ValidationFailed, self.post, '10')
 
     def test_ttl_shorter_than_delay_is_refused_by_default(self):
-        self.assertRaises(delay_errors.DelayError, self.post, 600, ttl=600)
+        self.assertRaises(validation.ValidationFailed, self.post, 600,
+                          ttl=600)
 
     def test_ttl_shorter_than_delay_accepted_when_configured(self):
         self.driver.conf.set_override('ttl_shorter_than_delay', 'accept',

@@ -55,6 +55,6 @@ class CheckTest(testtools.TestCase):
                 ({'_dead_letter_queue': ''}, 'not ""'),
                 ({'_dead_letter_queue': 'a/b'}, 'not "a/b"'),
                 ({'_dead_letter_queue': 'x' * 65}, 'must name a queue')):
-            error = self.assertRaises(errors.DelayError, deadletter.check,
+            error = self.assertRaises(errors.Refused, deadletter.check,
                                       meta)
             self.assertIn(why, str(error))

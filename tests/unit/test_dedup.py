@@ -38,7 +38,7 @@ class DedupTest(testtools.TestCase):
 
     def test_check_refuses_bad_metadata(self):
         self.assertIsNone(dedup.check({'_dedup_key': 'job'}, 3600))
-        self.assertRaises(errors.DelayError, dedup.check,
+        self.assertRaises(errors.Refused, dedup.check,
                           {'_dedup_key': 'job', '_dedup_window': True}, 3600)
 
     def test_an_identity_deduplicates_on_any_queue_for_the_ttl(self):

@@ -33,7 +33,7 @@ class CheckQueueDefaultTest(testtools.TestCase):
                              ('ten', '"ten"'), (-1, '-1'), (901, '901'),
                              (1.5, '1.5'), ([], '[]')):
             error = self.assertRaises(
-                errors.DelayError, delay.check_queue_default,
+                errors.Refused, delay.check_queue_default,
                 {'_default_message_delay': value}, 900)
             self.assertEqual(
                 '_default_message_delay must be a whole number of seconds '
@@ -47,10 +47,6 @@ class ResolveTest(testtools.TestCase):
         self.assertEqual(0, delay.resolve({'delay': 0}, 600))
         self.assertEqual(600, delay.resolve({}, 600))
 
-    def test_needs_queue_default_only_when_a_delay_is_missing(self):
-        self.assertFalse(delay.needs_queue_default([{'delay': 1}]))
-        self.assertTrue(delay.needs_queue_default([{'delay': 1}, {}]))
-
 
 class CheckTest(testtools.TestCase):
 
@@ -61,17 +57,17 @@ class CheckTest(testtools.TestCase):
     def test_bounds(self):
         self.check(0)
         self.check(900)
-        error = self.assertRaises(errors.DelayError, self.check, 901)
+        error = self.assertRaises(errors.Refused, self.check, 901)
         self.assertIn('between 0 and 900 seconds; got 901', str(error))
-        self.assertRaises(errors.DelayError, self.check, -1)
+        self.assertRaises(errors.Refused, self.check, -1)
 
     def test_type(self):
         for value in ('10', 1.5, None, True):
-            error = self.assertRaises(errors.DelayError, self.check, value)
+            error = self.assertRaises(errors.Refused, self.check, value)
             self.assertIn('integer number of seconds', str(error))
 
     def test_ttl_ending_before_the_delay(self):
-        error = self.assertRaises(errors.DelayError, self.check, 600,
+        error = self.assertRaises(errors.Refused, self.check, 600,
                                   ttl=600)
         self.assertIn('ttl 600 would expire before its delay of 600',
                       str(error))
@@ -83,13 +79,8 @@ class CheckTest(testtools.TestCase):
         msgs = [{'ttl': 3600}, {'ttl': 3600, 'delay': 5}]
         self.assertEqual([60, 5], delay.prepare(msgs, 60, 900, opts.REJECT))
         msgs.append({'ttl': 10})
-        self.assertRaises(errors.DelayError, delay.prepare, msgs, 60, 900,
+        self.assertRaises(errors.Refused, delay.prepare, msgs, 60, 900,
                           opts.REJECT)
-
-    def test_delay_error_is_a_zaqar_validation_error(self):
-        from zaqar.transport import validation
-        self.assertTrue(issubclass(errors.DelayError,
-                                   validation.ValidationFailed))
 
 
 class StatsTest(testtools.TestCase):

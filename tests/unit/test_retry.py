@@ -37,7 +37,7 @@ class RetryBackoffTest(testtools.TestCase):
                 ({'initial': 1, 'max': 0}, 'max must be'),
                 ({'initial': 1, 'max': 901}, 'max must be'),
                 ({'initial': 1, 'jitter': 1}, 'unknown fields: jitter')):
-            error = self.assertRaises(errors.DelayError, retry.check, value,
+            error = self.assertRaises(errors.Refused, retry.check, value,
                                       900)
             self.assertIn(reason, str(error))
 

@@ -5,7 +5,7 @@ looks for ``zaqar.conf`` (``~/.zaqar/``, ``~/``, ``/etc/zaqar/``,
 MongoDB on localhost) and wait for it: it refuses to start instead.
 """
 
-from zaqar_delay.cmd import failure
+from zaqar_delay import errors
 
 
 def parse(conf, argv, prog):
@@ -14,6 +14,6 @@ def parse(conf, argv, prog):
     raises oslo.config's errors (``failure.run`` reports them)."""
     conf(args=argv, project='zaqar', prog=prog)
     if not conf.config_file and not conf.config_dir:
-        raise failure.UsageFailure(
+        raise errors.UsageFailure(
             'no config file: give --config-file (the zaqar.conf of the '
             'store; none in ~/.zaqar/, ~/, /etc/zaqar/ or /etc/)')

@@ -27,11 +27,12 @@ import threading
 from oslo_config import cfg
 from oslo_log import log as logging
 from zaqar import bootstrap
-from zaqar.common import errors
+from zaqar.common import errors as zaqar_errors
 from zaqar.storage import utils as storage_utils
 
 from zaqar_delay.cmd import config
 from zaqar_delay.cmd import failure
+from zaqar_delay import errors
 from zaqar_delay.cmd import noise
 from zaqar_delay.cmd import reach
 from zaqar_delay.metrics import serve
@@ -53,7 +54,7 @@ def build(conf):
     data = storage_utils.load_storage_driver(conf, boot.cache,
                                              control_driver=boot.control)
     if not getattr(data, 'pushes', False):
-        raise failure.Failure(
+        raise errors.CommandFailure(
             '%s keeps no pending pushes: use a delay driver and put '
             'zaqar_delay.notification.notifier in [storage] '
             'message_pipeline' % conf['drivers'].message_store)
@@ -62,7 +63,7 @@ def build(conf):
 
 def _built(conf, stop, check=None):
     """``build(conf)``, tried again while the store cannot be reached
-    (``check()`` raises ``failure.Failure``, or loading it fails);
+    (``check()`` raises ``errors.CommandFailure``, or loading it fails);
     None if ``stop`` is set first."""
     wait = 1
     while True:
@@ -70,9 +71,9 @@ def _built(conf, stop, check=None):
             if check is not None:
                 check()
             return build(conf)
-        except failure.Failure as exc:
+        except errors.CommandFailure as exc:
             problem = str(exc)
-        except errors.InvalidDriver as exc:
+        except zaqar_errors.InvalidDriver as exc:
             problem = 'the message store cannot be loaded: %s' % exc
         # Outside the handler: oslo.log would append the exception.
         LOG.warning('%s (trying again in %d s)', problem, wait)
@@ -106,7 +107,7 @@ def _run(conf, argv):
         pusher = build(conf)
         taken = pusher.run_once()
         # Every subscriber's delivery ends within the lease.
-        left = pusher.drain(conf.delay_push.lease)
+        left = pusher.drain(conf[opts.PUSH_GROUP].lease)
         print('pushed %d' % (taken - left))
         sys.stdout.flush()
         os._exit(0)

@@ -8,7 +8,7 @@ each of them (``queues.check``), before anything is written.
 import os
 import sys
 
-from zaqar_delay.cmd import failure
+from zaqar_delay import errors
 from zaqar_delay.cmd import queues
 from zaqar_delay.history import export as history_export
 from zaqar_delay.storage import export
@@ -37,9 +37,9 @@ def run(args, out):
         from zaqar_delay.pipeline import schemas
         from zaqar_delay.pipeline import writing
     except ImportError as exc:
-        raise failure.Failure('Parquet needs the pipeline extra (pip '
-                              'install \'zaqar-delay[pipeline]\'): %s'
-                              % exc) from None
+        raise errors.CommandFailure('Parquet needs the pipeline extra (pip '
+                                    'install \'zaqar-delay[pipeline]\'): %s'
+                                    % exc) from None
     final, args.output = args.output, args.output.rstrip('/') + '.jsonl'
     try:
         code = (_export_history if args.history else _export_messages)(
@@ -65,9 +65,9 @@ def _export_history(args, out):
             for queue in args.queue or found.queues(project):
                 try:
                     module, data = history.reader(found, queue, project)
-                except history.HistoryError as exc:
+                except errors.HistoryError as exc:
                     if args.queue:
-                        raise failure.Failure('%s/%s: %s' % (
+                        raise errors.CommandFailure('%s/%s: %s' % (
                             project, queue, exc)) from None
                     sys.stderr.write('%s/%s: %s\n' % (project, queue, exc))
                     continue
@@ -91,8 +91,8 @@ def _export_history(args, out):
 def _export_messages(args, out):
     try:
         name, control, data = export.load(args.config_file)
-    except export.ExportError as exc:
-        raise failure.Failure(str(exc)) from None
+    except errors.ExportError as exc:
+        raise errors.CommandFailure(str(exc)) from None
     queues.check(control.queue_controller, args.project, args.queue)
     sink = out if args.output == '-' else open(args.output, 'w')
     total = 0

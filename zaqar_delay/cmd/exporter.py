@@ -21,6 +21,7 @@ from oslo_log import log as logging
 
 from zaqar_delay.cmd import config
 from zaqar_delay.cmd import failure
+from zaqar_delay import errors
 from zaqar_delay.cmd import noise
 from zaqar_delay.cmd import reach
 from zaqar_delay.metrics import serve
@@ -52,8 +53,8 @@ def _run(conf, argv):
     except OSError as exc:
         if isinstance(exc, failure.UNREACHABLE):
             raise
-        raise failure.Failure('cannot serve metrics on %s:%d: %s'
-                              % (host, port, exc)) from None
+        raise errors.CommandFailure('cannot serve metrics on %s:%d: %s'
+                                    % (host, port, exc)) from None
     print('serving metrics on %s:%d' % (host, server.server_port))
     sys.stdout.flush()
     stop = threading.Event()

@@ -3,8 +3,9 @@
 One line on stderr, ``<command>: <what happened>``, and exit status 1,
 or 2 for arguments that cannot work together (as argparse exits). A
 missing or unreadable config file, a store that cannot be reached or
-loaded, and a ``Failure`` raised by the command itself end that way;
-anything else is a bug and keeps its traceback (doc/source/admin.rst).
+loaded, and an ``errors.CommandFailure`` raised by the command itself
+end that way; anything else is a bug and keeps its traceback
+(doc/source/admin.rst).
 """
 
 import re
@@ -16,17 +17,7 @@ import redis.exceptions
 from zaqar.common import errors as zaqar_errors
 from zaqar.storage import errors as storage_errors
 
-
-class Failure(Exception):
-    """Raised when a command cannot go on; its text is the line printed."""
-
-    status = 1
-
-
-class UsageFailure(Failure):
-    """Raised when the arguments given cannot work together."""
-
-    status = 2
+from zaqar_delay import errors
 
 
 # What a store that does not answer raises, through Zaqar's drivers or
@@ -50,13 +41,15 @@ def run(prog, func, *args, err=None):
     docstring) is written to ``err`` (stderr) as one line."""
     try:
         return func(*args)
-    except Failure as exc:
+    except errors.CommandFailure as exc:
         failure = exc
     except cfg.Error as exc:
-        failure = Failure(brief(exc))
+        failure = errors.CommandFailure(brief(exc))
     except zaqar_errors.InvalidDriver as exc:
-        failure = Failure('cannot load the store: %s' % brief(exc))
+        failure = errors.CommandFailure('cannot load the store: %s'
+                                        % brief(exc))
     except UNREACHABLE as exc:
-        failure = Failure('cannot reach the store: %s' % brief(exc))
+        failure = errors.CommandFailure('cannot reach the store: %s'
+                                        % brief(exc))
     (err or sys.stderr).write('%s: %s\n' % (prog, failure))
     return failure.status

@@ -11,7 +11,8 @@ import sys
 
 from oslo_serialization import jsonutils
 
-from zaqar_delay.cmd import failure
+from zaqar_delay import delay
+from zaqar_delay import errors
 from zaqar_delay.cmd import queues
 from zaqar_delay.history import events as history_events
 from zaqar_delay.history import replay as history_replay
@@ -23,8 +24,8 @@ TTL_KEY = '_history_ttl'
 def _reader(found, queue, project):
     try:
         return stored.reader(found, queue, project)
-    except stored.HistoryError as exc:
-        raise failure.Failure(str(exc)) from None
+    except errors.HistoryError as exc:
+        raise errors.CommandFailure(str(exc)) from None
 
 
 def show(args, out):
@@ -43,10 +44,10 @@ def show(args, out):
                    else history_events.as_line(event)) + '\n')
         count += 1
     if not count and TTL_KEY not in metadata:
-        raise failure.Failure('%s keeps no history: set its %s metadata '
-                              'first' % (queues.name(args.queue,
-                                                     args.project),
-                                         TTL_KEY))
+        raise errors.CommandFailure('%s keeps no history: set its %s metadata '
+                                    'first' % (queues.name(args.queue,
+                                                           args.project),
+                                               TTL_KEY))
     sys.stderr.write('%d events\n' % count)
     return 0
 
@@ -56,16 +57,16 @@ def replay(args, out):
     is a usage error; a queue that keeps no history (no events, no
     ``_history_ttl``) a failure; a range with nothing posted says so."""
     if args.since > args.until:
-        raise failure.UsageFailure('--since (%s) is after --until (%s)' % (
-            history_events.iso(args.since), history_events.iso(args.until)))
+        raise errors.UsageFailure('--since (%s) is after --until (%s)' % (
+            delay.iso(args.since), delay.iso(args.until)))
     found = stored.stores(args.config_file)
     metadata = queues.metadata(found.control.queue_controller, args.queue,
                                args.project)
     try:
         replayer = stored.replayer(args.config_file, args.queue,
                                    args.project, args.to)
-    except stored.HistoryError as exc:
-        raise failure.Failure(str(exc)) from None
+    except errors.HistoryError as exc:
+        raise errors.CommandFailure(str(exc)) from None
     count = 0
     for done in replayer.replay(args.queue, args.project, args.since,
                                 args.until, args.to or args.queue,
@@ -73,14 +74,13 @@ def replay(args, out):
         out.write(history_replay.as_line(done) + '\n')
         count += 1
     if not count and TTL_KEY not in metadata:
-        raise failure.Failure('%s keeps no history: nothing to replay (set '
-                              'its %s metadata first)' % (
-                                  queues.name(args.queue, args.project),
-                                  TTL_KEY))
+        raise errors.CommandFailure(
+            '%s keeps no history: nothing to replay (set its %s metadata '
+            'first)' % (queues.name(args.queue, args.project), TTL_KEY))
     if not count:
         sys.stderr.write('no message was posted to %s from %s to %s\n' % (
             queues.name(args.queue, args.project),
-            history_events.iso(args.since), history_events.iso(args.until)))
+            delay.iso(args.since), delay.iso(args.until)))
     return 0
 
 

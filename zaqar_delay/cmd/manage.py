@@ -61,6 +61,7 @@ from zaqar.conf import drivers_message_store_swift as swift_opts
 from zaqar_delay.cmd import dispatcher as dispatcher_cmd
 from zaqar_delay.cmd import export as export_cmd
 from zaqar_delay.cmd import failure
+from zaqar_delay import errors
 from zaqar_delay.cmd import history as history_cmd
 from zaqar_delay.cmd import noise
 from zaqar_delay.cmd import queues
@@ -179,8 +180,8 @@ def _runner(args):
 def _pushes(args, out):
     pusher = getattr(_runner(args), 'pusher', None)
     if pusher is None:
-        raise failure.UsageFailure('pushes: give the zaqar.conf of one '
-                                   'pool\'s store (pooling = False)')
+        raise errors.UsageFailure('pushes: give the zaqar.conf of one '
+                                  'pool\'s store (pooling = False)')
     if args.action == 'pending':
         records = pusher.store.pending(args.limit)
         for record in records:
@@ -208,17 +209,16 @@ def _pushes(args, out):
 def _schedules(args, out):
     ticker = getattr(_runner(args), 'ticker', None)
     if ticker is None:
-        raise failure.UsageFailure('schedules: give the zaqar.conf of one '
-                                   'store that keeps schedules')
+        raise errors.UsageFailure('schedules: give the zaqar.conf of one '
+                                  'store that keeps schedules')
     if args.queue is not None:
         queues.metadata(ticker.queues, args.queue, args.project)
     count = listing.write(ticker, out, args.queue, args.project,
                           args.limit)
     if args.queue is not None and not count:
-        raise failure.Failure('%s has no schedules (its %s metadata is '
-                              'missing or empty)' % (
-                                  queues.name(args.queue, args.project),
-                                  definition.KEY))
+        raise errors.CommandFailure(
+            '%s has no schedules (its %s metadata is missing or empty)' % (
+                queues.name(args.queue, args.project), definition.KEY))
     sys.stderr.write('%d schedules\n' % count)
     return 0
 

@@ -9,9 +9,9 @@ Zaqar knows a project only by its queues: a project without any is
 reported as such.
 """
 
-from zaqar.storage import errors
+from zaqar.storage import errors as storage_errors
 
-from zaqar_delay.cmd import failure
+from zaqar_delay import errors
 
 
 def name(queue, project):
@@ -27,20 +27,21 @@ def has_queues(controller, project):
 
 def metadata(controller, queue, project):
     """The metadata of ``queue`` of ``project`` (None: no project) from
-    a queue controller; ``failure.Failure`` when there is no such queue,
-    ``failure.UsageFailure`` when ``project`` is None."""
+    a queue controller; ``errors.CommandFailure`` when there is no such queue,
+    ``errors.UsageFailure`` when ``project`` is None."""
     try:
         return controller.get_metadata(queue, project=project)
-    except errors.QueueDoesNotExist:
+    except storage_errors.QueueDoesNotExist:
         pass
     if project is None:
-        raise failure.UsageFailure(
+        raise errors.UsageFailure(
             'give --project: there is no queue %r without a project (a '
             'queue\'s project is the X-Project-ID its clients send, or '
             'their Keystone project\'s id)' % queue)
     if not has_queues(controller, project):
-        raise failure.Failure('project %r has no queues' % project)
-    raise failure.Failure('project %r has no queue %r' % (project, queue))
+        raise errors.CommandFailure('project %r has no queues' % project)
+    raise errors.CommandFailure(
+        'project %r has no queue %r' % (project, queue))
 
 
 def check(controller, projects, queues=None):
@@ -51,4 +52,4 @@ def check(controller, projects, queues=None):
             for queue in queues:
                 metadata(controller, queue, project)
         elif not has_queues(controller, project):
-            raise failure.Failure('project %r has no queues' % project)
+            raise errors.CommandFailure('project %r has no queues' % project)

@@ -21,6 +21,7 @@ import redis.retry
 from zaqar.conf import opts as zaqar_opts
 
 from zaqar_delay.cmd import failure
+from zaqar_delay import errors
 from zaqar_delay.storage import common
 from zaqar_delay.storage.redis import driver as redis_driver
 
@@ -95,7 +96,7 @@ _CHECKS = {'redis': _redis, 'mongodb': _mongodb, 'swift': _keystone}
 
 
 def check(found, timeout=TIMEOUT):
-    """Raise ``failure.Failure`` naming the first of ``found``
+    """Raise ``errors.CommandFailure`` naming the first of ``found``
     (``stores``) that does not answer within ``timeout`` seconds."""
     for role, kind, where in found:
         if kind not in _CHECKS:
@@ -104,5 +105,5 @@ def check(found, timeout=TIMEOUT):
             _CHECKS[kind](where, timeout)
         except (OSError, redis.exceptions.RedisError,
                 pymongo.errors.PyMongoError) as exc:
-            raise failure.Failure('cannot reach the %s at %s: %s' % (
+            raise errors.CommandFailure('cannot reach the %s at %s: %s' % (
                 role, hidden(where), failure.brief(exc))) from None

@@ -15,6 +15,7 @@ import uuid
 
 from oslo_log import log
 
+from zaqar_delay import errors
 from zaqar_delay import pending
 from zaqar_delay.dev import binaries
 from zaqar_delay.dev import launcher
@@ -34,10 +35,6 @@ def render(sections):
     return ''.join('[%s]\n%s\n' % (name, ''.join(
         '%s = %s\n' % item for item in options.items()))
         for name, options in sections.items())
-
-
-class ServerExited(RuntimeError):
-    """A server exited while starting."""
 
 
 class Stack:
@@ -124,7 +121,7 @@ class Stack:
         for attempt in range(attempts):
             try:
                 return self._start(timeout)
-            except ServerExited:
+            except errors.ServerExited:
                 if attempt == attempts - 1:
                     raise
                 self.pick_ports()
@@ -172,7 +169,7 @@ class Stack:
         while time.monotonic() < deadline:
             for process in self.processes:
                 if process.poll() is not None:
-                    raise ServerExited('%s exited; see %s' % (
+                    raise errors.ServerExited('%s exited; see %s' % (
                         process.command[0], self.log_path))
             try:
                 with urllib.request.urlopen(ping, timeout=2) as reply:

@@ -39,7 +39,7 @@ seconds), which message, what kind (one of KINDS), and the kind's fields
 
 
 def check(metadata, max_history_ttl):
-    """Raise DelayError for a bad ``_history_ttl``."""
+    """Raise Refused for a bad ``_history_ttl``."""
     if KEY not in metadata:
         return
     value = metadata[KEY]
@@ -55,7 +55,7 @@ def of_queue(metadata, max_history_ttl):
         return 0
     try:
         check({KEY: value}, max_history_ttl)
-    except errors.DelayError:
+    except errors.Refused:
         return 0
     return value
 
@@ -88,15 +88,9 @@ def select(events, since=None, until=None, message_id=None, kind=None):
         yield event
 
 
-def iso(at):
-    """``at`` (UNIX seconds) as an ISO 8601 UTC time."""
-    return datetime.datetime.fromtimestamp(
-        at, datetime.timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ')
-
-
 def as_json(event):
     """An event as a JSON-ready dict."""
-    return dict(event.fields, at=event.at, time=iso(event.at),
+    return dict(event.fields, at=event.at, time=delay.iso(event.at),
                 message_id=event.message_id, kind=event.kind)
 
 
@@ -107,4 +101,4 @@ def as_line(event):
                        for name in sorted(event.fields)
                        if name != 'body' and event.fields[name] != '')
     return '%s  %s  %-13s  %s' % (
-        iso(event.at), event.message_id, event.kind, details)
+        delay.iso(event.at), event.message_id, event.kind, details)

@@ -11,6 +11,7 @@ dedup key with the message it already posted (doc/source/history.rst).
 import collections
 import hashlib
 
+from zaqar_delay import delay as due_times
 from zaqar_delay.history import events
 
 # What one replayed message is: the posted event, and the id answering
@@ -54,5 +55,5 @@ def as_line(done):
     what = ('would post' if done.new_id is None else
             'already posted as %s' % done.new_id if done.again else
             'posted as %s' % done.new_id)
-    return '%s  %s  %s' % (events.iso(done.posted.at),
+    return '%s  %s  %s' % (due_times.iso(done.posted.at),
                            done.posted.message_id, what)

@@ -18,11 +18,10 @@ from prometheus_client import registry
 
 from zaqar_delay import counts
 from zaqar_delay import delay
+from zaqar_delay import opts
 from zaqar_delay.metrics import families as fam
 
 LOG = logging.getLogger(__name__)
-
-GROUP = 'delay_metrics'
 
 
 def allowed(patterns, project, queue):
@@ -45,7 +44,7 @@ class StoreCollector(registry.Collector):
 
     @classmethod
     def from_conf(cls, stores, conf):
-        settings = conf[GROUP]
+        settings = conf[opts.METRICS_GROUP]
         return cls(stores, settings.max_queues, settings.queues)
 
     def describe(self):

@@ -6,6 +6,7 @@ import prometheus_client
 from zaqar_delay.metrics import collector
 from zaqar_delay.metrics import process
 from zaqar_delay.metrics import stores
+from zaqar_delay import opts
 
 
 def registry(conf, dispatcher=False):
@@ -22,6 +23,6 @@ def start(conf, port, dispatcher=False):
     """Serve ``registry(conf, dispatcher)`` on ``[delay_metrics] host``
     and ``port`` from a daemon thread; return the HTTP server."""
     server, _ = prometheus_client.start_http_server(
-        port, addr=conf[collector.GROUP].host,
+        port, addr=conf[opts.METRICS_GROUP].host,
         registry=registry(conf, dispatcher))
     return server

@@ -5,7 +5,7 @@ Python's ``http.client``, not ``requests``: a post of 20 messages costs
 third of what the schedule job spends a message. A connection that the
 server closed while it was idle (keep-alive timeouts, gunicorn's sync
 workers close after each reply) is opened again and the request sent
-again once, at once; any other failure raises :class:`Failure`, which
+again once, at once; any other failure raises ``errors.NoReply``, which
 the poster retries with backoff.
 """
 
@@ -13,16 +13,8 @@ import http.client
 import ssl
 import urllib.parse
 
+from zaqar_delay import errors
 from zaqar_delay import replies
-
-
-class Failure(Exception):
-    """The request got no reply: ``kind`` names why (as the error that
-    caused it: ``ConnectionRefusedError``, ``TimeoutError``, ...)."""
-
-    def __init__(self, cause):
-        super().__init__(str(cause))
-        self.kind = type(cause).__name__
 
 
 # What a request on a connection the server has closed meanwhile raises.
@@ -61,10 +53,10 @@ class Connection:
             except _STALE as exc:
                 self.close()
                 if fresh or last:
-                    raise Failure(exc)
+                    raise errors.NoReply(exc)
             except (OSError, http.client.HTTPException) as exc:
                 self.close()
-                raise Failure(exc)
+                raise errors.NoReply(exc)
 
     def _once(self, method, path, body, headers):
         if self._conn is None:

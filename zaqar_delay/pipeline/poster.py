@@ -35,6 +35,7 @@ import threading
 import time
 import uuid
 
+from zaqar_delay import errors
 from zaqar_delay.pipeline import connection
 from zaqar_delay.pipeline import queues
 
@@ -108,7 +109,7 @@ class Poster:
             try:
                 resp = session.request(method, path, payload,
                                        self._headers(project))
-            except connection.Failure as exc:
+            except errors.NoReply as exc:
                 failure = 'no reply: %s' % exc.kind
                 continue
             if resp.status_code not in TRANSIENT:
@@ -153,7 +154,7 @@ class Poster:
                         queue, ','.join(fresh[start:start + IDS_PER_GET])),
                     headers=self._headers(project))
                 messages = found.json().get('messages', [])
-            except (connection.Failure, ValueError, AttributeError):
+            except (errors.NoReply, ValueError, AttributeError):
                 continue
             duplicates += sum(1 for msg in messages
                               if msg.get('age', 0) > elapsed + OLDER)

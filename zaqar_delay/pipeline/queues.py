@@ -14,6 +14,8 @@ changed. See doc/source/pipeline.rst, "Queues".
 import collections
 import json
 
+from zaqar_delay import delay as due_times
+
 DEFAULT_DELAY = '_default_message_delay'
 DEDUP_KEY = '_dedup_key'
 
@@ -42,8 +44,7 @@ def _status(reply):
 
 
 def _seconds(value):
-    whole = isinstance(value, int) and not isinstance(value, bool)
-    return value if whole and value > 0 else 0
+    return value if due_times.whole(value) and value > 0 else 0
 
 
 def look_up(request, name, queue_delay):

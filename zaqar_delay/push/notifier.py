@@ -46,13 +46,13 @@ class NotifierDriver(notifier.NotifierDriver):
                                             ).control
             opts.register_opts(control.conf)
             self.pools = None
-            if control.conf.delay_push.dispatch_in_server:
+            if control.conf[opts.PUSH_GROUP].dispatch_in_server:
                 self.pools = pools.start_in_server(control)
             return
         if not self.delays:
             LOG.warning('the message store keeps no pending pushes: '
                         'messages are pushed when posted, delayed or not')
-        elif (self.driver.conf.delay_push.dispatch_in_server and
+        elif (self.driver.conf[opts.PUSH_GROUP].dispatch_in_server and
               not self.driver.conf.pooling):
             self.dispatcher = runner.start_in_server(
                 self.driver, self.queue_controller, self.driver.conf)

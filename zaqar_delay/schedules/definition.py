@@ -10,7 +10,7 @@
      "catch_up": "none",           # none | latest | all
      "max_catch_up": 100}          # with "all": most ticks posted at once
 
-Pure: no I/O. ``parse`` raises DelayError (a 400) with a message that
+Pure: no I/O. ``parse`` raises Refused (a 400) with a message that
 names the schedule and field; ``of_queue`` is what a dispatcher reads
 (a value ``parse`` refuses counts as no schedules), and keeps what it
 parsed per metadata value, so a dispatcher checks each version of a
@@ -25,6 +25,7 @@ import zoneinfo
 import cronsim
 from oslo_serialization import jsonutils
 
+from zaqar_delay import delay
 from zaqar_delay import errors
 
 KEY = '_schedules'
@@ -50,13 +51,9 @@ Schedule = collections.namedtuple(
     'Schedule', 'name cron every zone body ttl catch_up max_catch_up')
 
 
-def _whole(value):
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _fail(schedule, text, *args):
-    raise errors.DelayError('{0}: schedule {1!r}: ' + text, KEY, schedule,
-                            *args)
+    raise errors.Refused('{0}: schedule {1!r}: ' + text, KEY, schedule,
+                         *args)
 
 
 def _zone(name, label):
@@ -99,7 +96,7 @@ def _one(value, max_ttl, index):
         cron = _cron(value['cron'], name)
     else:
         every = value['every']
-        if not _whole(every) or every < 1:
+        if not delay.whole(every) or every < 1:
             _fail(name, 'every must be a whole number of seconds of at '
                   'least 1, not {2!r}.', every)
     zone = _zone(value.get('timezone', 'UTC'), name)
@@ -111,7 +108,7 @@ def _one(value, max_ttl, index):
         _fail(name, 'body is {2} bytes as JSON; at most {3}.', size,
               MAX_BODY)
     ttl = value.get('ttl', min(DEFAULT_TTL, max_ttl))
-    if not _whole(ttl) or not MIN_TTL <= ttl <= max_ttl:
+    if not delay.whole(ttl) or not MIN_TTL <= ttl <= max_ttl:
         _fail(name, 'ttl must be whole seconds from {2} to the maximum '
               'message ttl ({3}), not {4!r}.', MIN_TTL, max_ttl, ttl)
     catch_up = value.get('catch_up', DEFAULT_CATCH_UP)
@@ -119,32 +116,32 @@ def _one(value, max_ttl, index):
         _fail(name, 'catch_up must be one of {2}, not {3!r}.',
               ', '.join(CATCH_UP), catch_up)
     most = value.get('max_catch_up', DEFAULT_MAX_CATCH_UP)
-    if not _whole(most) or not 1 <= most <= MAX_CATCH_UP:
+    if not delay.whole(most) or not 1 <= most <= MAX_CATCH_UP:
         _fail(name, 'max_catch_up must be a whole number from 1 to {2}, '
               'not {3!r}.', MAX_CATCH_UP, most)
     return Schedule(name, cron, every, zone, body, ttl, catch_up, most)
 
 
 def parse(value, max_ttl):
-    """The Schedules of a ``_schedules`` value; DelayError if bad."""
+    """The Schedules of a ``_schedules`` value; Refused if bad."""
     if not isinstance(value, list):
-        raise errors.DelayError(
+        raise errors.Refused(
             '{0} must be a list of schedules, not {1!r}.', KEY, value)
     if len(value) > MAX_PER_QUEUE:
-        raise errors.DelayError(
+        raise errors.Refused(
             '{0} has {1} schedules; a queue may have at most {2}.', KEY,
             len(value), MAX_PER_QUEUE)
     found = [_one(item, max_ttl, index) for index, item in enumerate(value)]
     names = [schedule.name for schedule in found]
     for name in names:
         if names.count(name) > 1:
-            raise errors.DelayError('{0}: two schedules are named {1!r}.',
-                                    KEY, name)
+            raise errors.Refused('{0}: two schedules are named {1!r}.',
+                                 KEY, name)
     return found
 
 
 def check(metadata, max_ttl):
-    """Raise DelayError for a bad ``_schedules``."""
+    """Raise Refused for a bad ``_schedules``."""
     if KEY in metadata:
         parse(metadata[KEY], max_ttl)
 
@@ -162,7 +159,7 @@ def of_queue(metadata, max_ttl):
     if found is None:
         try:
             found = tuple(parse(value, max_ttl))
-        except errors.DelayError:
+        except errors.Refused:
             found = ()
         if len(_parsed) >= CACHED:
             _parsed.clear()

@@ -11,11 +11,8 @@ Used by ``zaqar-delay-manage history``, ``replay`` and ``export
 from zaqar.storage import errors
 from zaqar.storage import utils as storage_utils
 
+from zaqar_delay import errors as delay_errors
 from zaqar_delay.storage import export
-
-
-class NotFound(Exception):
-    """Raised when the catalog maps the queue to no pool."""
 
 
 class Stores:
@@ -42,8 +39,9 @@ class Stores:
         try:
             found = self.control.catalogue_controller.get(project, queue)
         except errors.QueueNotMapped:
-            raise NotFound('no pool holds queue %r of project %r'
-                           % (queue, project)) from None
+            raise delay_errors.QueueNotPooled(
+                'no pool holds queue %r of project %r' % (queue, project)
+            ) from None
         return found['pool']
 
     def store(self, queue, project):

@@ -9,10 +9,10 @@ stages come from ``zaqar.storage.pooling.queue.stages``: there
 ``PooledQueueMetadataCheck`` runs the same check with the driver of the
 pool that holds the queue, when that pool is a delay store. Metadata
 stored unchecked (written before, or by other means) is read as absent
-where a driver refuses a value (``retry.of_queue``).
+where a driver refuses a value (``retry.of_queue``). A refusal
+reaches Zaqar through ``boundary``.
 """
 
-import logging
 import math
 
 from zaqar.conf import transport
@@ -25,16 +25,13 @@ from zaqar_delay.history import events as history
 from zaqar_delay import opts
 from zaqar_delay import retry
 from zaqar_delay.schedules import definition
+from zaqar_delay.storage import boundary
 from zaqar_delay.storage import common
 from zaqar_delay.storage import upstream
 
-# The module whose queue PUT logs a FlavorDoesNotExist with
-# LOG.exception('Flavor "%s" does not exist', ...) (zaqar 23).
-WSGI_QUEUES = 'zaqar.transport.wsgi.v2_0.queues'
-
 
 def check(metadata, max_delay, max_ttl, max_history_ttl=None):
-    """Raise DelayError for metadata the delay drivers refuse."""
+    """Raise ``errors.Refused`` for metadata the delay drivers refuse."""
     metadata = metadata or {}
     delay.check_queue_default(metadata, max_delay)
     deadletter.check(metadata)
@@ -46,36 +43,11 @@ def check(metadata, max_delay, max_ttl, max_history_ttl=None):
         history.check(metadata, max_history_ttl)
 
 
-class RefusalRecords(logging.Filter):
-    """Turns the wsgi transport's record of a refused queue create (a
-    "Flavor ... does not exist" error with a traceback) into one INFO
-    line that says what was refused and why, as a client's mistake (at
-    WARNING and above, oslo.log would append the exception still being
-    handled); passes every other record."""
-
-    def filter(self, record):
-        refused = record.exc_info and record.exc_info[1]
-        if isinstance(refused, errors.QueueMetadataRefused):
-            record.levelno, record.levelname = logging.INFO, 'INFO'
-            record.msg, record.args = '%s', (str(refused),)
-            record.exc_info = record.exc_text = None
-        return True
-
-
-def quiet_wsgi_refusals():
-    """Put a RefusalRecords filter, once, on the logger of Zaqar's wsgi
-    queue resource (UpstreamChanged if it is gone)."""
-    logger = upstream.private(WSGI_QUEUES, 'LOG').logger
-    if not any(isinstance(f, RefusalRecords) for f in logger.filters):
-        logger.addFilter(RefusalRecords())
-
-
 class QueueMetadataCheck:
     """The stage: ``create`` and ``set_metadata`` check, then pass.
 
-    A refused create raises QueueMetadataRefused (a 400 on both of
-    Zaqar's transports), a refused ``set_metadata`` a DelayError (the
-    metadata PATCH answers it with a 400).
+    A refused create or ``set_metadata`` raises what Zaqar answers with
+    a 400 (``boundary``); ``refuse`` raises ``QueueMetadataRefused``.
 
     Metadata with ``_schedules`` puts the queue in the driver's schedule
     index, to be looked at a second later (once the metadata is
@@ -90,7 +62,6 @@ class QueueMetadataCheck:
         self.max_ttl = driver.conf[transport.GROUP_NAME].max_message_ttl
         self.driver = driver
         self.max_history_ttl = driver.conf[opts.GROUP].max_history_ttl
-        quiet_wsgi_refusals()
 
     def _index(self, name, metadata, project):
         if definition.KEY in (metadata or {}) and getattr(
@@ -99,14 +70,22 @@ class QueueMetadataCheck:
             self.driver.schedule_store.touch(
                 name, project, int(now) + 1, math.ceil(now))
 
-    def create(self, name, metadata=None, project=None):
+    def refuse(self, name, metadata=None, project=None):
+        """``create`` raising ``QueueMetadataRefused``."""
         try:
             check(metadata, self.max_delay, self.max_ttl,
                   self.max_history_ttl)
-        except errors.DelayError as exc:
+        except errors.Refused as exc:
             raise errors.QueueMetadataRefused(name, str(exc)) from None
         self._index(name, metadata, project)
 
+    def create(self, name, metadata=None, project=None):
+        try:
+            self.refuse(name, metadata, project)
+        except errors.QueueMetadataRefused as exc:
+            raise boundary.refused_create(exc, self.driver.conf) from exc
+
+    @boundary.refusing
     def set_metadata(self, name, metadata, project=None):
         check(metadata, self.max_delay, self.max_ttl, self.max_history_ttl)
         self._index(name, metadata, project)
@@ -126,8 +105,8 @@ class PooledQueueMetadataCheck:
 
     def __init__(self, pooling_driver, control_driver):
         self.catalog = upstream.pool_catalog(pooling_driver)
+        self.conf = pooling_driver.conf
         self._checks = {}       # a pool's delay driver -> its check
-        quiet_wsgi_refusals()
 
     def _check(self, name, metadata, project):
         flavor = metadata.get('_flavor') if isinstance(metadata,
@@ -146,12 +125,12 @@ class PooledQueueMetadataCheck:
         if check is None:
             return
         try:
-            check.create(name, metadata, project)
-        except errors.QueueMetadataRefused:
+            check.refuse(name, metadata, project)
+        except errors.QueueMetadataRefused as exc:
             if not self.catalog.control.queue_controller.exists(
                     name, project=project):
                 self.catalog.deregister(name, project)
-            raise
+            raise boundary.refused_create(exc, self.conf) from exc
 
     def set_metadata(self, name, metadata, project=None):
         check = self._check(name, metadata, project)

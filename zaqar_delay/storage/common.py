@@ -85,36 +85,14 @@ def _metadata(queue_controller, queue, project):
         return {}
 
 
-def message_delays(driver, queue_controller, queue, project, messages):
-    """The delay of each posted message, checked.
-
-    A message without ``delay`` gets the queue's ``_default_message_delay``
-    (read only when needed, so a post to a normal queue whose messages all
-    carry a delay reads nothing). Raises DelayError for a refused delay.
-    """
-    default = 0
-    if delay.needs_queue_default(messages):
-        default = delay.queue_default(_metadata(queue_controller, queue,
-                                                project))
-    return delay.prepare(messages, default, driver.max_delay,
-                         driver.delay_conf.ttl_shorter_than_delay,
-                         driver.clock())
-
-
-def post_terms(driver, queue_controller, queue, project, messages):
-    """(delays, dedups) of posted messages: each one's checked delay (see
-    ``message_delays``) and its ``dedup.Dedup`` or None. Reads the
-    queue's metadata once."""
-    return post_plan(driver, queue_controller, queue, project,
-                     messages)[:2]
-
-
 def post_plan(driver, queue_controller, queue, project, messages,
               metadata=None):
-    """``post_terms`` and the queue's history ttl (seconds, 0 for none:
-    ``zaqar_delay.history.events``), from one read of the queue's
-    metadata, or from ``metadata`` when the caller gives it (read just
-    before: no read)."""
+    """(delays, dedups, history ttl) of posted messages, from one read
+    of the queue's metadata, or from ``metadata`` when the caller gives
+    it (read just before: no read): each one's checked delay (Refused
+    for a refused one; a message without ``delay`` gets the queue's
+    default), its ``dedup.Dedup`` or None, and the queue's history ttl
+    (seconds, 0 for none: ``zaqar_delay.history.events``)."""
     if metadata is None:
         metadata = _metadata(queue_controller, queue, project)
     return plan(driver, metadata, messages)

@@ -19,6 +19,8 @@ from zaqar.conf import opts as zaqar_opts
 from zaqar.storage import errors
 from zaqar.storage import utils as storage_utils
 
+from zaqar_delay import errors as delay_errors
+
 #: Every field of an export record, in order.
 FIELDS = ('project', 'queue', 'id', 'created', 'ttl', 'expires', 'due',
           'delay', 'claim_id', 'claimed_at', 'claim_expires', 'claim_count',
@@ -27,10 +29,6 @@ FIELDS = ('project', 'queue', 'id', 'created', 'ttl', 'expires', 'due',
 _MODULES = {'redis': 'zaqar_delay.storage.redis.export',
             'mongodb': 'zaqar_delay.storage.mongodb.export',
             'swift': 'zaqar_delay.storage.swift.export'}
-
-
-class ExportError(Exception):
-    """The store cannot be exported (say, an unknown driver)."""
 
 
 def record(id, created, ttl, expires, due, claim_id, claim_expires,
@@ -68,11 +66,13 @@ def load(config_files):
     whose ``message_store`` and uri are that pool's."""
     conf, cache, control = configure(config_files)
     if conf.pooling:
-        raise ExportError('pooling is enabled: export one pool at a time, '
-                          'with a config file that names its store')
+        raise delay_errors.ExportError(
+            'pooling is enabled: export one pool at a time, with a config '
+            'file that names its store')
     name = conf.drivers.message_store
     if name.split('.')[0] not in _MODULES:
-        raise ExportError('cannot export a %r message store' % name)
+        raise delay_errors.ExportError(
+            'cannot export a %r message store' % name)
     data = storage_utils.load_storage_driver(conf, cache,
                                              control_driver=control)
     return name, control, data

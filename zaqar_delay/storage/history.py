@@ -9,6 +9,7 @@ import importlib
 
 from zaqar.storage import pipeline
 
+from zaqar_delay import errors
 from zaqar_delay.history import events as history_events
 from zaqar_delay.history import replay as history_replay
 from zaqar_delay.storage import catalog
@@ -23,10 +24,6 @@ _MODULES = {'redis.delay': 'zaqar_delay.storage.redis.history',
             'mongodb.fifo.delay': 'zaqar_delay.storage.mongodb.history'}
 
 
-class HistoryError(Exception):
-    """Raised when the store keeps no history."""
-
-
 def stores(config_files):
     """The deployment's ``catalog.Stores``."""
     return catalog.Stores(config_files)
@@ -34,15 +31,16 @@ def stores(config_files):
 
 def reader(found, queue, project):
     """(backend history module, data driver) of the store holding the
-    queue, out of ``found`` (``stores``); HistoryError if it keeps no
+    queue, out of ``found`` (``stores``); errors.HistoryError if it keeps no
     history or no pool holds the queue."""
     try:
         name, data = found.store(queue, project)
-    except catalog.NotFound as exc:
-        raise HistoryError(str(exc)) from None
+    except errors.QueueNotPooled as exc:
+        raise errors.HistoryError(str(exc)) from None
     if name not in _MODULES:
-        raise HistoryError('the %r message store keeps no history (%s do)'
-                           % (name, ', '.join(sorted(_MODULES))))
+        raise errors.HistoryError(
+            'the %r message store keeps no history (%s do)'
+            % (name, ', '.join(sorted(_MODULES))))
     return importlib.import_module(_MODULES[name]), data
 
 
@@ -62,11 +60,12 @@ def replayer(config_files, queue, project, target=None):
     if target not in (None, queue) and found.pooled:
         try:
             same = found.pool(target, project) == found.pool(queue, project)
-        except catalog.NotFound:
+        except errors.QueueNotPooled:
             same = False
         if not same:
-            raise HistoryError('queue %r is not in the pool of %r: replay '
-                               'to a queue of the same pool' % (target, queue))
+            raise errors.HistoryError(
+                'queue %r is not in the pool of %r: replay to a queue of '
+                'the same pool' % (target, queue))
     return module.Replayer(data)
 
 

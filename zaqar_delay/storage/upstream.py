@@ -9,11 +9,8 @@ AttributeError in the middle of a request.
 
 import importlib
 
+from zaqar_delay import errors
 from zaqar_delay import version
-
-
-class UpstreamChanged(ImportError):
-    """The installed Zaqar lacks a name that zaqar-delay uses."""
 
 
 def private(module, name):
@@ -23,7 +20,7 @@ def private(module, name):
         for part in name.split('.'):
             found = getattr(found, part)
     except (ImportError, AttributeError) as exc:
-        raise UpstreamChanged(
+        raise errors.UpstreamChanged(
             'zaqar %s has no %s.%s, which zaqar-delay %s uses (%s); this '
             'zaqar-delay was checked against zaqar %s'
             % (version.installed('zaqar'), module, name,
@@ -38,7 +35,7 @@ def pool_catalog(routing_controller):
     try:
         return routing_controller._pool_catalog
     except AttributeError as exc:
-        raise UpstreamChanged(
+        raise errors.UpstreamChanged(
             'zaqar %s: %s has no _pool_catalog, which zaqar-delay %s uses; '
             'this zaqar-delay was checked against zaqar %s'
             % (version.installed('zaqar'), type(routing_controller).__name__,

@@ -13,7 +13,7 @@ releases in ``zaqar_delay.version`` (``tests/unit/transport``).
 
 from zaqar.transport import acl
 
-from zaqar_delay.storage import upstream
+from zaqar_delay import errors
 
 # The WSGI driver's attributes its v2 resources are built from.
 DRIVER_SETTINGS = ('_storage', '_wsgi_conf', '_validate', '_defaults',
@@ -35,7 +35,7 @@ def settings(driver):
         try:
             found[name] = getattr(driver, name)
         except AttributeError as exc:
-            raise upstream.UpstreamChanged(
+            raise errors.UpstreamChanged(
                 'zaqar\'s WSGI driver has no %s, which wsgi.delay uses'
                 % name) from exc
     return found

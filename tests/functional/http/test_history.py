@@ -11,71 +11,36 @@ creates it with its metadata in the PUT (the client's metadata PATCH
 drops Zaqar's reserved dead-letter keys).
 """
 
-import io
-import json
 import time
 import uuid
 
 import redis
 import requests
-from zaqarclient.queues import client
-from zaqarclient.queues.v2 import core
-from zaqarclient.queues.v2 import queues
 from zaqarclient.transport import errors as client_errors
 
+from tests.common import history
 from tests.common import manage as cli_manage
 from tests.fixtures import zaqar_server
-from zaqar_delay.cmd import manage
 
 PROJECT = 'tenant.a/b:c'
 
 
-class RedisHistoryTest(zaqar_server.ServerTestCase):
+class RedisHistoryTest(history.HistoryClient,
+                       zaqar_server.ServerTestCase):
 
+    project = PROJECT
     server_options = {'max_delay': 3600}
 
     def setUp(self):
         super().setUp()
-        self.cli = client.Client(self.stack.url, version=2, conf={
-            'auth_opts': {'backend': 'noauth',
-                          'options': {'os_project_id': PROJECT}}})
+        self.connect()
         self.name = 'orders.eu.' + uuid.uuid4().hex[:8]
-
-    def dotted(self, name, **metadata):
-        """The client's queue ``name``, made with ``metadata`` (a PUT)."""
-        queue = queues.Queue(self.cli, 'placeholder')
-        queue._name = name
-        req, trans = self.cli._request_and_transport()
-        core.queue_create(trans, req, name, metadata=metadata)
-        return queue
-
-    def manage(self, *argv):
-        out = io.StringIO()
-        code = manage.main(['--config-file', self.stack.conf] +
-                           list(argv) + ['--project', PROJECT], out=out)
-        self.assertEqual(0, code, out.getvalue())
-        return out.getvalue().splitlines()
 
     def store_queues(self):
         """How many queues the message store's own index holds
         (redis: upstream's ``msgset_index``), None for a store with
         none."""
         return redis.Redis(port=self.stack.redis_port).zcard('msgset_index')
-
-    def history(self, queue, *argv):
-        return [json.loads(line)
-                for line in self.manage('history', queue, '--json', *argv)]
-
-    def claim_soon(self, queue, timeout=30):
-        """The first claim that takes something (polling)."""
-        deadline = time.time() + timeout
-        while True:
-            claim = queue.claim(ttl=60, grace=60, limit=1)
-            messages = list(claim)
-            if messages:
-                return claim, messages[0]
-            self.assertLess(time.time(), deadline, 'nothing to claim')
-            time.sleep(0.2)
 
     def test_bad_history_ttl_is_a_400(self):
         queue = self.dotted(self.name)

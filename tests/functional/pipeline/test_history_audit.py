@@ -22,10 +22,8 @@ import time
 import uuid
 
 import testtools
-from zaqarclient.queues import client
-from zaqarclient.queues.v2 import core
-from zaqarclient.queues.v2 import queues
 
+from tests.common import history
 from tests.fixtures import zaqar_server
 from zaqar_delay.cmd import manage
 
@@ -41,7 +39,9 @@ def nearest_rank(values, p):
     return ordered[math.ceil(p * len(ordered)) - 1]
 
 
-class HistoryAuditBase(testtools.TestCase):
+class HistoryAuditBase(history.HistoryClient, testtools.TestCase):
+
+    project = PROJECT
 
     def setUp(self):
         super().setUp()
@@ -52,42 +52,13 @@ class HistoryAuditBase(testtools.TestCase):
         self.stack = zaqar_server.ZaqarServer(max_delay=3600,
                                               **options).start()
         self.addCleanup(self.stack.cleanup)
-        self.cli = client.Client(self.stack.url, version=2, conf={
-            'auth_opts': {'backend': 'noauth',
-                          'options': {'os_project_id': PROJECT}}})
-
-    def dotted(self, name, **metadata):
-        """The client's queue ``name`` (dots and all), made with
-        ``metadata`` in its PUT (python-zaqarclient refuses dotted names
-        when it makes a queue)."""
-        queue = queues.Queue(self.cli, 'placeholder')
-        queue._name = name
-        req, trans = self.cli._request_and_transport()
-        core.queue_create(trans, req, name, metadata=metadata)
-        return queue
-
-    def manage(self, *argv):
-        out = io.StringIO()
-        code = manage.main(['--config-file', self.stack.conf] + list(argv),
-                           out=out)
-        self.assertEqual(0, code, out.getvalue())
-        return out.getvalue()
+        self.connect()
 
     def run_command(self, *argv):
         proc = subprocess.run([_command(argv[0])] + list(argv[1:]),
                               capture_output=True, text=True, timeout=300)
         self.assertEqual(0, proc.returncode, proc.stderr[-3000:])
         return proc.stdout
-
-    def claim_soon(self, queue, timeout=30):
-        deadline = time.time() + timeout
-        while True:
-            claim = queue.claim(ttl=60, grace=60, limit=1)
-            got = list(claim)
-            if got:
-                return claim, got[0]
-            self.assertLess(time.time(), deadline, 'nothing to claim')
-            time.sleep(0.2)
 
     def traffic(self, name):
         """Four messages on a delayed queue keeping history: one
@@ -108,10 +79,6 @@ class HistoryAuditBase(testtools.TestCase):
             message.delete()
         queue.post([{'body': {'n': 4}, 'ttl': 3600, 'delay': 3000}])
         return queue
-
-    def history(self, name):
-        return [json.loads(line) for line in self.manage(
-            'history', name, '--project', PROJECT, '--json').splitlines()]
 
 
 class HistoryAuditTest(HistoryAuditBase):
@@ -136,8 +103,7 @@ class HistoryAuditTest(HistoryAuditBase):
         self.assertTrue(all(x >= 0 for x in late), late)
 
         exported = os.path.join(self.dir, 'history.jsonl')
-        self.manage('export', '--history', '--project', PROJECT,
-                    '--output', exported)
+        self.manage('export', '--history', '--output', exported)
         records = [json.loads(line) for line in open(exported)]
         self.assertEqual(len(found), len(records))
         self.assertEqual({name}, {r['queue'] for r in records})
@@ -150,7 +116,7 @@ class HistoryAuditTest(HistoryAuditBase):
                             for f in os.listdir(parquet)))
 
         snapshot = os.path.join(self.dir, 'snapshot.jsonl')
-        self.manage('export', '--project', PROJECT, '--output', snapshot)
+        self.manage('export', '--output', snapshot)
         texts = []
         for inputs in ([snapshot, '--history', exported],
                        ['--history', parquet]):
@@ -205,17 +171,15 @@ class PooledHistoryTest(HistoryAuditBase):
         self.assertEqual(3, kinds.count('deleted'))
 
         exported = os.path.join(self.dir, 'history.jsonl')
-        self.manage('export', '--history', '--project', PROJECT,
-                    '--output', exported)
+        self.manage('export', '--history', '--output', exported)
         self.assertEqual(len(kinds), len(open(exported).readlines()))
 
         target = self.dotted(name + '.again')
-        argv = ('replay', name, '--project', PROJECT, '--since',
-                str(since), '--until', str(until), '--to', target.name,
-                '--delay', '0')
-        first = self.manage(*argv).splitlines()
+        argv = ('replay', name, '--since', str(since), '--until',
+                str(until), '--to', target.name, '--delay', '0')
+        first = self.manage(*argv)
         self.assertEqual(4, len(first))
-        again = self.manage(*argv).splitlines()
+        again = self.manage(*argv)
         self.assertTrue(all('already posted as' in line for line in again))
         self.assertEqual(sorted(m.body['n'] for m in
                                 target.messages(echo=True)), [1, 2, 3, 4])

@@ -7,7 +7,7 @@ from oslo_config import cfg
 import testtools
 
 from zaqar_delay.cmd import config
-from zaqar_delay.cmd import failure
+from zaqar_delay import errors
 
 
 class ParseTest(testtools.TestCase):
@@ -20,7 +20,7 @@ class ParseTest(testtools.TestCase):
             'oslo_config.cfg.find_config_files', lambda *a, **k: []))
 
     def test_no_config_file_is_a_usage_failure(self):
-        error = self.assertRaises(failure.UsageFailure, config.parse,
+        error = self.assertRaises(errors.UsageFailure, config.parse,
                                   cfg.ConfigOpts(), [], 'prog')
         self.assertIn('give --config-file', str(error))
 

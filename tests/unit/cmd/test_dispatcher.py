@@ -4,18 +4,18 @@ import threading
 from unittest import mock
 
 import testtools
-from zaqar.common import errors
+from zaqar.common import errors as zaqar_errors
 
 from zaqar_delay.cmd import dispatcher
-from zaqar_delay.cmd import failure
+from zaqar_delay import errors
 
 
 class LoadTest(testtools.TestCase):
 
     def test_a_store_that_cannot_be_loaded_is_tried_again(self):
         made = object()
-        tries = [errors.InvalidDriver('refused'),
-                 errors.InvalidDriver('refused'), made]
+        tries = [zaqar_errors.InvalidDriver('refused'),
+                 zaqar_errors.InvalidDriver('refused'), made]
         waits = []
 
         class Stop(threading.Event):
@@ -42,7 +42,7 @@ class LoadTest(testtools.TestCase):
                 return len(waits) == 8
 
         def build(conf):
-            raise errors.InvalidDriver('refused')
+            raise zaqar_errors.InvalidDriver('refused')
 
         with mock.patch.object(dispatcher, 'build', build):
             self.assertIsNone(dispatcher._built(None, Stop()))
@@ -50,7 +50,8 @@ class LoadTest(testtools.TestCase):
 
     def test_a_store_that_does_not_answer_is_not_loaded(self):
         made = object()
-        answers = [failure.Failure('cannot reach the message store'), None]
+        answers = [errors.CommandFailure(
+            'cannot reach the message store'), None]
         waits, built = [], []
 
         class Stop(threading.Event):

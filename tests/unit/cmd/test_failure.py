@@ -9,6 +9,7 @@ import testtools
 from zaqar.common import errors as zaqar_errors
 
 from zaqar_delay.cmd import failure
+from zaqar_delay import errors
 
 # pymongo's text of a server selection that timed out, cut short.
 SELECTION = ('127.0.0.1:1: [Errno 111] Connection refused (configured '
@@ -32,11 +33,11 @@ class RunTest(testtools.TestCase):
 
     def test_a_failure_is_one_line_and_status_1(self):
         self.assertEqual((1, 'prog: no such queue\n'),
-                         self.ends(failure.Failure('no such queue')))
+                         self.ends(errors.CommandFailure('no such queue')))
 
     def test_a_usage_failure_exits_2_as_argparse_does(self):
         self.assertEqual((2, 'prog: give --project\n'),
-                         self.ends(failure.UsageFailure('give --project')))
+                         self.ends(errors.UsageFailure('give --project')))
 
     def test_a_config_file_error_is_one_line(self):
         status, text = self.ends(cfg.ConfigFilesNotFoundError(['/x.conf']))

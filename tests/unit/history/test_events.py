@@ -21,7 +21,7 @@ class HistoryTtlTest(testtools.TestCase):
     def test_check_says_the_maximum(self):
         events.check({}, 10)
         events.check({'_history_ttl': 10}, 10)
-        error = self.assertRaises(errors.DelayError, events.check,
+        error = self.assertRaises(errors.Refused, events.check,
                                   {'_history_ttl': 11}, 10)
         self.assertIn('at most 10 ([delay] max_history_ttl), not 11',
                       str(error))

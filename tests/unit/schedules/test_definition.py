@@ -17,7 +17,7 @@ def _one(**fields):
 class DefinitionTest(testtools.TestCase):
 
     def refused(self, value, *words):
-        exc = self.assertRaises(errors.DelayError, definition.parse, value,
+        exc = self.assertRaises(errors.Refused, definition.parse, value,
                                 MAX_TTL)
         for word in words:
             self.assertIn(word, str(exc))
@@ -117,5 +117,5 @@ class DefinitionTest(testtools.TestCase):
 
     def test_check_only_looks_at_schedules(self):
         definition.check({'other': 1}, MAX_TTL)
-        self.assertRaises(errors.DelayError, definition.check,
+        self.assertRaises(errors.Refused, definition.check,
                           {'_schedules': 'x'}, MAX_TTL)

@@ -1,19 +1,17 @@
 """The queue stage refuses delay metadata the drivers would not honour,
 with errors Zaqar's transports answer with a 400."""
 
-import logging
 import types
 
-import fixtures
 import testtools
 from oslo_config import cfg
+from zaqar.conf import drivers
 from zaqar.storage import errors as storage_errors
 from zaqar.transport import validation
 
 from zaqar_delay import errors
 from zaqar_delay import opts
 from zaqar_delay.storage import checks
-from zaqar_delay.storage import upstream
 
 
 class QueueMetadataCheckTest(testtools.TestCase):
@@ -31,43 +29,30 @@ class QueueMetadataCheckTest(testtools.TestCase):
             'q', {'_retry_backoff': {'initial': 5}}, 'p'))
         self.assertIsNone(self.stage.set_metadata('q', {'other': 1}, 'p'))
 
-    def test_create_raises_what_both_transports_map_to_400(self):
-        # Zaqar's wsgi PUT turns FlavorDoesNotExist into a 400 with its
-        # text, every other storage error into a 503; its websocket
-        # queue_create answers ValidationFailed with a 400.
+    def test_a_refused_wsgi_create_is_a_missing_flavor_error(self):
+        # Zaqar's wsgi queue PUT answers FlavorDoesNotExist with a 400
+        # and its text, every other storage error with a 503.
         error = self.assertRaises(
-            errors.QueueMetadataRefused, self.stage.create, 'q.1',
+            storage_errors.FlavorDoesNotExist, self.stage.create, 'q.1',
             {'_retry_backoff': {'initial': -1}}, 'p')
-        self.assertIsInstance(error, storage_errors.FlavorDoesNotExist)
-        self.assertIsInstance(error, validation.ValidationFailed)
+        self.assertNotIsInstance(error, errors.DelayError)
+        self.assertIsInstance(error.__cause__, errors.QueueMetadataRefused)
         self.assertTrue(str(error).startswith(
             'Queue "q.1" not created: _retry_backoff.initial must be'),
             str(error))
 
-    def test_the_wsgi_record_of_a_refusal_is_one_info_line(self):
-        logger = logging.getLogger(checks.WSGI_QUEUES)
-        self.assertEqual(1, sum(isinstance(f, checks.RefusalRecords)
-                                for f in logger.filters))
-        checks.QueueMetadataCheck(types.SimpleNamespace(
-            max_delay=900, conf=self.stage_conf), None)     # once only
-        self.assertEqual(1, sum(isinstance(f, checks.RefusalRecords)
-                                for f in logger.filters))
-        seen = self.useFixture(fixtures.FakeLogger(
-            name=checks.WSGI_QUEUES, level=logging.DEBUG,
-            format='%(levelname)s %(message)s'))
-        upstream_log = upstream.private(checks.WSGI_QUEUES, 'LOG')
-        # As Zaqar's queue PUT logs it.
-        for raised in (errors.QueueMetadataRefused('q.1', 'why'),
-                       storage_errors.FlavorDoesNotExist(flavor='f')):
-            try:
-                raise raised
-            except storage_errors.FlavorDoesNotExist:
-                upstream_log.exception('Flavor "%s" does not exist', 'q.1')
-        lines = seen.output.splitlines()
-        self.assertEqual('INFO Queue "q.1" not created: why', lines[0])
-        self.assertEqual('ERROR Flavor "q.1" does not exist', lines[1])
-        self.assertIn('Traceback', seen.output)     # the real flavor's
-        self.assertEqual(1, seen.output.count('Traceback'))
+    def test_a_refused_websocket_create_is_a_validation_error(self):
+        self.stage_conf.register_opts(drivers.ALL_OPTS, drivers.GROUP_NAME)
+        self.stage_conf.set_override('transport', 'websocket',
+                                     drivers.GROUP_NAME)
+        error = self.assertRaises(
+            validation.ValidationFailed, self.stage.create, 'q.1',
+            {'_retry_backoff': {'initial': -1}}, 'p')
+        self.assertNotIsInstance(error, errors.DelayError)
+        self.assertNotIsInstance(error, storage_errors.ExceptionBase)
+        self.assertTrue(str(error).startswith(
+            'Queue "q.1" not created: _retry_backoff.initial must be'),
+            str(error))
 
     def test_set_metadata_raises_what_a_patch_maps_to_400(self):
         error = self.assertRaises(
@@ -80,7 +65,7 @@ class QueueMetadataCheckTest(testtools.TestCase):
         # int in Python); every post without a delay then failed.
         for value in (True, False, 'ten', -1, 901):
             error = self.assertRaises(
-                errors.QueueMetadataRefused, self.stage.create, 'q.1',
+                errors.QueueMetadataRefused, self.stage.refuse, 'q.1',
                 {'_default_message_delay': value}, 'p')
             self.assertIn('_default_message_delay must be a whole number '
                           'of seconds from 0 to 900', str(error))
@@ -93,7 +78,7 @@ class QueueMetadataCheckTest(testtools.TestCase):
     def test_dead_letter_metadata_is_checked(self):
         for meta in ({'_max_claim_count': True},
                      {'_dead_letter_queue': 5}):
-            self.assertRaises(errors.QueueMetadataRefused, self.stage.create,
+            self.assertRaises(errors.QueueMetadataRefused, self.stage.refuse,
                               'q.1', meta, 'p')
         self.assertIsNone(self.stage.create('q.1', {
             '_max_claim_count': 3, '_dead_letter_queue': 'q.dead'}, 'p'))
@@ -123,7 +108,7 @@ class QueueMetadataCheckTest(testtools.TestCase):
             max_delay=900, conf=self.stage_conf, schedule_class=object,
             schedule_store=store, clock=lambda: 100.5), None)
         error = self.assertRaises(
-            errors.QueueMetadataRefused, stage.create, 'q.1',
+            errors.QueueMetadataRefused, stage.refuse, 'q.1',
             {'_schedules': [{'name': 'n', 'every': 0, 'body': 1}]}, 'p')
         self.assertIn("_schedules: schedule 'n': every must be", str(error))
         self.assertRaises(validation.ValidationFailed, stage.set_metadata,
@@ -147,7 +132,7 @@ class QueueMetadataCheckTest(testtools.TestCase):
                                       {'_history_ttl': value}, 'p')
             self.assertIn('_history_ttl must be a whole number', str(error))
             self.assertIn('3600', str(error))
-        self.assertRaises(errors.QueueMetadataRefused, stage.create, 'q.1',
+        self.assertRaises(errors.QueueMetadataRefused, stage.refuse, 'q.1',
                           {'_history_ttl': 0}, 'p')
         self.assertIsNone(stage.set_metadata('q', {'_history_ttl': 3600},
                                              'p'))

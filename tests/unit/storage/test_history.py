@@ -1,6 +1,6 @@
 import testtools
 
-from zaqar_delay.storage import catalog
+from zaqar_delay import errors
 from zaqar_delay.storage import history
 
 
@@ -12,7 +12,7 @@ class _Stores:
 
     def store(self, queue, project):
         if self.name is None:
-            raise catalog.NotFound('no pool holds queue %r' % queue)
+            raise errors.QueueNotPooled('no pool holds queue %r' % queue)
         return self.name, object()
 
 
@@ -24,12 +24,12 @@ class ReaderTest(testtools.TestCase):
         self.assertTrue(callable(module.Replayer))
 
     def test_a_store_keeping_none_says_so(self):
-        error = self.assertRaises(history.HistoryError, history.reader,
+        error = self.assertRaises(errors.HistoryError, history.reader,
                                   _Stores('redis'), 'q', 'p')
         self.assertIn("the 'redis' message store keeps no history",
                       str(error))
 
     def test_a_queue_no_pool_holds_says_so(self):
-        error = self.assertRaises(history.HistoryError, history.reader,
+        error = self.assertRaises(errors.HistoryError, history.reader,
                                   _Stores(None, pooled=True), 'q', 'p')
         self.assertIn("no pool holds queue 'q'", str(error))

@@ -12,6 +12,7 @@ import re
 
 import testtools
 
+from zaqar_delay import errors
 from zaqar_delay.storage import upstream
 from zaqar_delay import version
 
@@ -25,7 +26,7 @@ class UpstreamNamesTest(testtools.TestCase):
             try:
                 module = importlib.import_module(
                     'zaqar_delay.storage.%s.upstream' % backend)
-            except upstream.UpstreamChanged as exc:
+            except errors.UpstreamChanged as exc:
                 self.fail('%s: %s' % (backend, exc))
             self.assertTrue(module.INHERITED, backend)
             self.assertTrue(all(callable(method)
@@ -34,7 +35,7 @@ class UpstreamNamesTest(testtools.TestCase):
     def test_the_push_fence_finds_zaqars_notification_internals(self):
         try:
             module = importlib.import_module('zaqar_delay.push.upstream')
-        except upstream.UpstreamChanged as exc:
+        except errors.UpstreamChanged as exc:
             self.fail('push: %s' % exc)
         self.assertTrue(all(module.BORROWED))
         self.assertEqual('Notification', module.NOTIFICATION)
@@ -69,7 +70,7 @@ class UpstreamNamesTest(testtools.TestCase):
 
     def test_a_missing_name_is_named_with_the_versions(self):
         error = self.assertRaises(
-            upstream.UpstreamChanged, upstream.private,
+            errors.UpstreamChanged, upstream.private,
             'zaqar.storage.redis.models', '_no_such_name')
         self.assertIn('zaqar.storage.redis.models._no_such_name', str(error))
         self.assertIn(version.installed('zaqar'), str(error))
@@ -79,6 +80,6 @@ class UpstreamNamesTest(testtools.TestCase):
         for module, name in (('zaqar.storage.swift.messages',
                               'MessageController._no_such_method'),
                              ('zaqar.storage.no_such_backend', '_x')):
-            error = self.assertRaises(upstream.UpstreamChanged,
+            error = self.assertRaises(errors.UpstreamChanged,
                                       upstream.private, module, name)
             self.assertIn('%s.%s' % (module, name), str(error))

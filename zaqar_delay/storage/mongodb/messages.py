@@ -10,6 +10,7 @@ from zaqar.storage.mongodb import messages as upstream_messages
 from zaqar.storage.mongodb import utils
 
 from zaqar_delay.history import events as history
+from zaqar_delay.storage import boundary
 from zaqar_delay.storage import common
 from zaqar_delay.storage.mongodb import dedup
 from zaqar_delay.storage.mongodb import giveback
@@ -244,6 +245,7 @@ class DelayMessages:
             return records.basic(message, self.driver.now())
         raise errors.QueueIsEmpty(queue_name, project)
 
+    @boundary.refusing
     @utils.raises_conn_error
     def post(self, queue_name, messages, client_uuid, project=None,
              metadata=None):

@@ -1,13 +1,14 @@
 """Switch a live MongoDB store between ``mongodb`` and ``mongodb.delay``.
 
-``mongodb`` -> ``mongodb.delay``: the two indexes are created, then every
-message document gets ``s`` and ``a`` from its own ``d`` and claim, one
-batch (``_id`` order) at a time; each document is updated by one
+``mongodb`` -> ``mongodb.delay``: the three delay indexes
+(``queries.INDEXES``) are created, then every message document gets
+``s`` and ``a`` from its own ``d`` and claim, one batch (``_id``
+order) at a time; each document is updated by one
 server-side pipeline update, so a claim made meanwhile is not lost. Run
 it after every zaqar-server uses ``mongodb.delay``; it is idempotent.
 
-``mongodb.delay`` -> ``mongodb``: the two indexes are dropped (``s`` and
-``a`` stay and are ignored by ``mongodb``). Run it after every
+``mongodb.delay`` -> ``mongodb``: the three are dropped (``s``, ``a``
+and ``pa`` stay and are ignored by ``mongodb``). Run it after every
 zaqar-server uses ``mongodb``.
 """
 

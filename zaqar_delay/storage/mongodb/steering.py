@@ -71,7 +71,7 @@ class Steering:
         """Make a message due ``delay`` seconds from now, or at ``due``
         (unix seconds); returns it. Raises MessageDoesNotExist,
         MessageIsClaimed (a live claim or a move holds it: nothing
-        changed) or DelayError (its ttl ends first). Three requests (the
+        changed) or Refused (its ttl ends first). Three requests (the
         queue, the update, the read), two more when it was refused or
         its claim had ended."""
         if not self._queue_ctrl.exists(queue, project):
@@ -110,7 +110,7 @@ class Steering:
         if 'mv' in doc or (doc['s'] == CLAIMED and claim.get('e', 0) > now):
             raise errors.MessageIsClaimed(message_id)
         if _expiry(doc) <= asked:
-            raise delay_errors.DelayError(
+            raise delay_errors.Refused(
                 'Message {0} expires at {1}, before its new due time {2}.',
                 message_id, rules.iso_ms(_expiry(doc)), rules.iso_ms(asked))
         if doc['s'] == CLAIMED:

@@ -13,6 +13,7 @@ from zaqar.storage import utils as s_utils
 from zaqar_delay import delay
 from zaqar_delay import errors as delay_errors
 from zaqar_delay import pending
+from zaqar_delay.storage import boundary
 from zaqar_delay.storage import common
 from zaqar_delay.storage.redis import keys
 from zaqar_delay.storage.redis import metadata as queue_metadata
@@ -116,6 +117,7 @@ class MessageController(steering.Steering,
         # Retried with the same ids: the same hashes are written again.
         return self._lua['post'](keys=keys_, args=args)
 
+    @boundary.refusing
     @utils.raises_conn_error
     def post(self, queue, messages, client_uuid, project=None,
              metadata=None):
@@ -131,7 +133,7 @@ class MessageController(steering.Steering,
                     terms = common.plan(self.driver,
                                         queue_metadata.unpack(packed),
                                         messages)
-                except delay_errors.DelayError:
+                except delay_errors.Refused:
                     # Refused by the metadata last seen: by the queue's?
                     fresh = self._metadata.read(queue, project)
                     if fresh == packed:

@@ -33,7 +33,7 @@ class Steering:
         """Make a message due ``delay`` seconds from now, or at ``due``
         (unix seconds); returns the message. Raises MessageDoesNotExist,
         MessageIsClaimed (a live claim holds it, nothing changed) or
-        DelayError (its ttl ends first). Two round trips."""
+        Refused (its ttl ends first). Two round trips."""
         if not self._queue_ctrl.exists(queue, project):
             raise errors.QueueDoesNotExist(queue, project)
         now = self.driver.now_ms()
@@ -50,7 +50,7 @@ class Steering:
         if code == CLAIMED:
             raise errors.MessageIsClaimed(message_id)
         if code == EXPIRES_FIRST:
-            raise delay_errors.DelayError(
+            raise delay_errors.Refused(
                 'Message {0} expires at {1}, before its new due time {2}.',
                 message_id, rules.iso(int(reply[1])), rules.iso_ms(asked))
         return self.get(queue, message_id, project)

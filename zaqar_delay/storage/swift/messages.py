@@ -12,6 +12,7 @@ from zaqar.storage import utils as s_utils
 
 from zaqar_delay import delay as due_times
 from zaqar_delay.history import events
+from zaqar_delay.storage import boundary
 from zaqar_delay.storage import common
 from zaqar_delay.storage.swift import dedup
 from zaqar_delay.storage.swift import history
@@ -128,6 +129,7 @@ class MessageController(steering.Steering,
         delete, or to end with the message's expiry."""
         self._delete(queue, message_id, project)
 
+    @boundary.refusing
     def post(self, queue, messages, client_uuid, project=None,
              metadata=None):
         messages = list(messages)

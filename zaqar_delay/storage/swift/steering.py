@@ -46,7 +46,7 @@ class Steering:
         (unix seconds; a time past, or neither: now); returns the
         message (``message.Message``). Raises QueueDoesNotExist,
         MessageDoesNotExist, MessageIsClaimed (a live claim, or another
-        operation, holds it: nothing changed) or DelayError (its ttl
+        operation, holds it: nothing changed) or Refused (its ttl
         ends first). 14 Swift requests (15 to make it wait), one more
         with history, and one to three more to move its pending push."""
         if not self._queue_ctrl.exists(queue, project):
@@ -89,7 +89,7 @@ class Steering:
     def _expires_after(message_id, headers, due):
         expires = int(headers['x-delete-at'])
         if expires <= due:
-            raise delay_errors.DelayError(
+            raise delay_errors.Refused(
                 'Message {0} expires at {1}, before its new due time {2}.',
                 message_id, rules.iso(expires), rules.iso_ms(due))
 

@@ -1,6 +1,6 @@
 """What a ``wsgi.delay`` request body may ask about due times, checked.
 
-Each check raises DelayError (a 400 that says why). Times are unix
+Each check raises Refused (a 400 that says why). Times are unix
 seconds; a due time is checked against this host's clock, and again by
 the store against its own (``zaqar_delay.delay.check_due``).
 """
@@ -38,7 +38,7 @@ class Posting:
 
     def _delay(self, value):
         if not delay.whole(value) or not 0 <= value <= self.max_delay:
-            raise errors.DelayError(
+            raise errors.Refused(
                 'The delay of a message must be an integer number of '
                 'seconds, at least 0 seconds and at most {0}, not {1!r}.',
                 self.max_delay, value)
@@ -47,7 +47,7 @@ class Posting:
     def _due(self, value):
         due = delay.parse_time(value)
         if due - self.clock() > self.max_delay:
-            raise errors.DelayError(
+            raise errors.Refused(
                 'The due time of a message must be at most {0} seconds '
                 'ahead (max_message_delay), not {1}.', self.max_delay,
                 value)
@@ -82,7 +82,7 @@ class Posting:
             return {}
         key = message[IDEMPOTENCY_KEY]
         if not isinstance(key, str) or not 0 < len(key) <= KEY_LENGTH:
-            raise errors.DelayError(
+            raise errors.Refused(
                 '{0} must be a string of 1 to {1} characters, not {2!r}.',
                 IDEMPOTENCY_KEY, KEY_LENGTH, key)
         return {dedup.IDENTITY: 'client ' + key}
@@ -92,16 +92,16 @@ class Posting:
         reschedule's body, or one message); ``{}`` when it has neither
         and ``required`` is false."""
         if not isinstance(document, dict):
-            raise errors.DelayError('The body must be a JSON object.')
+            raise errors.Refused('The body must be a JSON object.')
         if 'delay' in document and 'due' in document:
-            raise errors.DelayError(
+            raise errors.Refused(
                 'A message takes a delay or a due time, not both.')
         if 'due' in document:
             return {'due': self._due(document['due'])}
         if 'delay' in document:
             return {'delay': self._delay(document['delay'])}
         if required:
-            raise errors.DelayError(
+            raise errors.Refused(
                 'Give the new time of the message: {{"delay": seconds}} or '
                 '{{"due": "YYYY-MM-DDTHH:MM:SS.sssZ"}}.')
         return {}
@@ -111,23 +111,23 @@ def move(document, queue):
     """The ``Move`` a move's body asks for (``to``, and ``ids`` or a
     ``limit``)."""
     if not isinstance(document, dict):
-        raise errors.DelayError('The body must be a JSON object.')
+        raise errors.Refused('The body must be a JSON object.')
     to, ids = document.get('to'), document.get('ids')
     if not isinstance(to, str) or not to:
-        raise errors.DelayError('Name the queue to move messages to: '
-                                '{{"to": "queue name", ...}}.')
+        raise errors.Refused('Name the queue to move messages to: '
+                             '{{"to": "queue name", ...}}.')
     if to == queue:
-        raise errors.DelayError('A move takes messages to another queue.')
+        raise errors.Refused('A move takes messages to another queue.')
     if ids is not None and 'limit' in document:
-        raise errors.DelayError('A move takes ids or a limit, not both.')
+        raise errors.Refused('A move takes ids or a limit, not both.')
     if ids is not None:
         if (not isinstance(ids, list) or not ids or len(ids) > MOVE_LIMIT
                 or not all(isinstance(i, str) for i in ids)):
-            raise errors.DelayError(
+            raise errors.Refused(
                 'ids must be a list of 1 to {0} message ids.', MOVE_LIMIT)
         return Move(to, list(dict.fromkeys(ids)), None)
     limit = document.get('limit', MOVE_DEFAULT)
     if not delay.whole(limit) or not 0 < limit <= MOVE_LIMIT:
-        raise errors.DelayError('limit must be an integer from 1 to {0}, '
-                                'not {1!r}.', MOVE_LIMIT, limit)
+        raise errors.Refused('limit must be an integer from 1 to {0}, '
+                             'not {1!r}.', MOVE_LIMIT, limit)
     return Move(to, None, limit)

@@ -75,7 +75,7 @@ class CollectionResource(Upstream):
         extras = ()
         try:
             extras = self._extras(req)
-        except errors.DelayError as exc:
+        except errors.Refused as exc:
             raise wsgi_errors.HTTPBadRequestAPI(str(exc))
         self._serve(Upstream.on_post, req, resp, extras=extras,
                     project_id=project_id, queue_name=queue_name)
@@ -125,7 +125,7 @@ class ItemResource(UpstreamItem):
             when = self.posting.when(document)
             found = self._message_controller.reschedule(
                 queue_name, message_id, project=project_id, **when)
-        except errors.DelayError as exc:
+        except errors.Refused as exc:
             raise wsgi_errors.HTTPBadRequestAPI(str(exc))
         except storage_errors.MessageIsClaimed as exc:
             raise falcon.HTTPConflict(title='Message is claimed',
@@ -169,7 +169,7 @@ class MoveResource:
             moved = self._message_controller.move(
                 queue_name, asked.to, project=project_id, ids=asked.ids,
                 limit=asked.limit, **when)
-        except validation.ValidationFailed as exc:
+        except (validation.ValidationFailed, errors.Refused) as exc:
             raise wsgi_errors.HTTPBadRequestAPI(str(exc))
         except storage_errors.DoesNotExist as exc:
             raise wsgi_errors.HTTPNotFound(str(exc))

@@ -152,7 +152,7 @@ class SteeringTest(pushes.WithPushes, behaviour.Helpers,
                           .reschedule, 'nope', free, project=PROJECT,
                           delay=5)
         before = self.doc(free)
-        error = self.assertRaises(delay_errors.DelayError, self.reschedule,
+        error = self.assertRaises(delay_errors.Refused, self.reschedule,
                                   free, delay=3600)
         self.assertIn('before its new due time', str(error))
         self.assertEqual(before, self.doc(free))

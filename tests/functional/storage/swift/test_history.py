@@ -10,20 +10,15 @@ object past its ``X-Delete-At`` is answered 404 but still listed, which
 is what these tests observe of Swift's expiry.
 """
 
-import io
-import json
 import time
 import uuid
 
 import swiftclient
-from zaqarclient.queues import client
-from zaqarclient.queues.v2 import core
-from zaqarclient.queues.v2 import queues
 
+from tests.common import history as history_tests
 from tests.common import manage as cli_manage
 from tests.fixtures import services
 from tests.fixtures import zaqar_server
-from zaqar_delay.cmd import manage
 from zaqar_delay.storage import export
 from zaqar_delay.storage.swift import history
 from zaqar_delay.storage.swift import objects
@@ -32,7 +27,10 @@ from zaqar_delay.storage.swift import upstream
 PROJECT = 'tenant.a'
 
 
-class SwiftHistoryTest(zaqar_server.ServerTestCase):
+class SwiftHistoryTest(history_tests.HistoryClient,
+                       zaqar_server.ServerTestCase):
+
+    project = PROJECT
 
     @classmethod
     def setUpClass(cls):
@@ -44,40 +42,8 @@ class SwiftHistoryTest(zaqar_server.ServerTestCase):
 
     def setUp(self):
         super().setUp()
-        self.cli = client.Client(self.stack.url, version=2, conf={
-            'auth_opts': {'backend': 'noauth',
-                          'options': {'os_project_id': PROJECT}}})
+        self.connect()
         self.name = 'orders.eu.' + uuid.uuid4().hex[:8]
-
-    def dotted(self, name, **metadata):
-        """The client's queue ``name``, made with ``metadata`` (a PUT)."""
-        queue = queues.Queue(self.cli, 'placeholder')
-        queue._name = name
-        req, trans = self.cli._request_and_transport()
-        core.queue_create(trans, req, name, metadata=metadata)
-        return queue
-
-    def manage(self, *argv):
-        out = io.StringIO()
-        code = manage.main(['--config-file', self.stack.conf] +
-                           list(argv) + ['--project', PROJECT], out=out)
-        self.assertEqual(0, code, out.getvalue())
-        return out.getvalue().splitlines()
-
-    def history(self, queue, *argv):
-        return [json.loads(line)
-                for line in self.manage('history', queue, '--json', *argv)]
-
-    def claim_soon(self, queue, timeout=30):
-        """The first claim that takes something (polling)."""
-        deadline = time.time() + timeout
-        while True:
-            claim = queue.claim(ttl=60, grace=60, limit=1)
-            messages = list(claim)
-            if messages:
-                return claim, messages[0]
-            self.assertLess(time.time(), deadline, 'nothing to claim')
-            time.sleep(0.2)
 
     def objects(self, queue, markers=False):
         """(name, X-Delete-At) of the queue's event objects (or of its

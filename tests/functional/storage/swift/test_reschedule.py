@@ -80,7 +80,7 @@ class SwiftRescheduleTest(behaviour.Helpers, swift_store.DelayTestBase):
         claim_id, _ = self.claim(limit=1)
         self.assertRaises(errors.MessageIsClaimed, self.reschedule, ready,
                           delay=5)
-        self.assertRaises(delay_errors.DelayError, self.reschedule, short,
+        self.assertRaises(delay_errors.Refused, self.reschedule, short,
                           delay=120)
         self.assertRaises(errors.MessageDoesNotExist, self.reschedule,
                           'x', delay=5)

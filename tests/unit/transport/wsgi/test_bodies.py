@@ -20,26 +20,26 @@ class PostingTest(testtools.TestCase):
         self.assertEqual({'due': NOW + 60},
                          when({'due': '2027-01-15T09:01:00+01:00'}))
         for bad in ('2027-01-15T08:01:00', 'tomorrow', 5, None, ''):
-            self.assertRaises(errors.DelayError, when, {'due': bad})
+            self.assertRaises(errors.Refused, when, {'due': bad})
 
     def test_a_due_time_past_the_longest_delay_is_refused(self):
-        error = self.assertRaises(errors.DelayError, self.posting().when,
+        error = self.assertRaises(errors.Refused, self.posting().when,
                                   {'due': '2027-01-15T09:00:01Z'})
         self.assertIn('at most 3600 seconds ahead', str(error))
 
     def test_delay_or_due_not_both_and_one_of_them_to_reschedule(self):
         when = self.posting().when
-        self.assertRaises(errors.DelayError, when,
+        self.assertRaises(errors.Refused, when,
                           {'delay': 1, 'due': '2027-01-15T08:00:00Z'})
-        self.assertRaises(errors.DelayError, when, {})
+        self.assertRaises(errors.Refused, when, {})
         self.assertEqual({}, when({}, required=False))
-        self.assertRaises(errors.DelayError, when, [1])
+        self.assertRaises(errors.Refused, when, [1])
 
     def test_delays_are_whole_seconds_in_range(self):
         when = self.posting().when
         self.assertEqual({'delay': 0}, when({'delay': 0}))
         for bad in (-1, 3601, 1.5, '10', True):
-            self.assertRaises(errors.DelayError, when, {'delay': bad})
+            self.assertRaises(errors.Refused, when, {'delay': bad})
 
     def test_extras_of_a_post(self):
         document = {'messages': [{'due': '2027-01-15T08:01:00Z'},
@@ -49,7 +49,7 @@ class PostingTest(testtools.TestCase):
         self.assertEqual([{'due': NOW + 60}, {'delay': 5}, {}, {}],
                          self.posting(everywhere=True).extras(document))
         self.assertEqual([], self.posting().extras({'messages': 'x'}))
-        self.assertRaises(errors.DelayError, self.posting().extras,
+        self.assertRaises(errors.Refused, self.posting().extras,
                           {'messages': [{}, {'delay': 'ten'}]})
 
 
@@ -70,7 +70,7 @@ class MoveTest(testtools.TestCase):
                      {'to': 'b', 'limit': 101}, {'to': 'b', 'limit': '5'},
                      {'to': 'b', 'ids': ['x'], 'limit': 1},
                      {'to': 'b', 'ids': ['x'] * 101}, ['to']):
-            error = self.assertRaises(errors.DelayError, bodies.move, body,
+            error = self.assertRaises(errors.Refused, bodies.move, body,
                                       'a')
             self.assertTrue(str(error), body)
 
@@ -84,5 +84,5 @@ class IdempotencyTest(testtools.TestCase):
                          posting.extras({'messages': [
                              {'idempotency_key': 'k-1'}, {}]}))
         for bad in ('', 7, None, 'k' * 257):
-            self.assertRaises(errors.DelayError, posting.extras,
+            self.assertRaises(errors.Refused, posting.extras,
                               {'messages': [{'idempotency_key': bad}]})
