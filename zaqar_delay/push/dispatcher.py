@@ -46,6 +46,7 @@ import requests
 from zaqar.storage import errors
 
 from zaqar_delay.metrics import process as metrics
+from zaqar_delay import opts
 from zaqar_delay import pending
 from zaqar_delay.push import payloads
 from zaqar_delay.push import policy
@@ -121,7 +122,7 @@ class Dispatcher:
         self.subscriptions = data_driver.subscription_controller
         self.queues = queue_controller
         self.conf = conf
-        settings = conf['delay_push']
+        settings = conf[opts.PUSH_GROUP]
         self.batch_size = settings.batch_size
         self.lease = settings.lease
         self.poll_interval = settings.poll_interval

@@ -46,6 +46,7 @@ from zaqar.storage import errors
 
 from zaqar_delay import dedup
 from zaqar_delay import delay
+from zaqar_delay import opts
 from zaqar_delay.metrics import process as metrics
 from zaqar_delay.schedules import definition
 from zaqar_delay.schedules import ticks
@@ -80,7 +81,7 @@ def for_dispatcher(data_driver, queue_controller, conf):
     schedule index."""
     if getattr(data_driver, 'schedule_class', None) is None:
         return None
-    settings = conf['delay_push']
+    settings = conf[opts.PUSH_GROUP]
     return Ticker(data_driver, queue_controller, min(settings.lease, LEASE),
                   settings.batch_size)
 
