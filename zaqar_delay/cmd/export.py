@@ -64,7 +64,7 @@ def _export_history(args, out):
         for project in args.project:
             for queue in args.queue or found.queues(project):
                 try:
-                    module, data = history.reader(found, queue, project)
+                    kept = history.reader(found, queue, project)
                 except history.HistoryError as exc:
                     if args.queue:
                         raise failure.Failure('%s/%s: %s' % (
@@ -74,8 +74,8 @@ def _export_history(args, out):
                 count = export.write(
                     (history_export.record(project, queue, event,
                                            args.with_body)
-                     for event in module.events(data, queue, project,
-                                                args.since, args.until)),
+                     for event in kept.events(queue, project, args.since,
+                                              args.until)),
                     sink)
                 sink.flush()
                 sys.stderr.write('%s/%s: %d events\n' % (

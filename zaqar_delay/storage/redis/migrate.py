@@ -16,11 +16,15 @@ background). Run it after every zaqar-server uses ``redis``.
 
 from oslo_utils import encodeutils
 from oslo_utils import timeutils
+from zaqar.conf import drivers_message_store_redis as redis_opts
 from zaqar.storage.redis import messages as upstream_messages
 
-from zaqar_delay.storage import common
 from zaqar_delay import delay
+from zaqar_delay.storage import base
+from zaqar_delay.storage import common
 from zaqar_delay.storage.redis import keys
+from zaqar_delay.storage.redis import scripting
+from zaqar_delay.storage.redis import upstream
 
 
 def scopes(client, batch=1000):
@@ -72,3 +76,30 @@ def drop_index(client, scope, dry_run=False):
     if not dry_run:
         client.unlink(*own, *chunks)
     return entries
+
+
+class Migrate(base.Migrate):
+    """The queues of a redis store, by ``<project>.<queue>`` scope
+    (upstream's key prefix: with dots in both, the split is not
+    known)."""
+
+    upstream = 'redis'
+
+    def __init__(self, client):
+        self.client = client
+        self.scripts = scripting.Scripts(client)
+
+    @classmethod
+    def connect(cls, config_files, uri=None, database=None,
+                partitions=None):
+        uri = uri or cls.settings(config_files, redis_opts).uri
+        return cls(upstream.client(common.plain_uri(uri, 'redis')))
+
+    def places(self):
+        return [(scope, scope) for scope in scopes(self.client)]
+
+    def reindex(self, place, batch=1000, dry_run=False):
+        return reindex(self.scripts, place, batch, dry_run)
+
+    def drop_index(self, place, dry_run=False):
+        return '%d index entries' % drop_index(self.client, place, dry_run)

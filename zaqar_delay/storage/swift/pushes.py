@@ -41,6 +41,7 @@ from oslo_serialization import jsonutils
 from concurrent import futures
 
 from zaqar_delay import pending
+from zaqar_delay.storage import base
 from zaqar_delay.storage.swift import index as idx
 from zaqar_delay.storage.swift import locks
 from zaqar_delay.storage.swift import objects
@@ -99,12 +100,12 @@ def _delete(client, entry):
     return False
 
 
-class Pushes:
+class Pushes(base.PushStore):
     """What a dispatcher needs of the store: take, delivered, done,
     next due."""
 
     def __init__(self, driver):
-        self.driver = driver
+        super().__init__(driver)
         self._client = driver.connection
         self._recorded = set()      # leases this one wrote delivered for
 
