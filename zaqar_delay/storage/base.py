@@ -2,14 +2,15 @@
 
 Each ``*.delay`` data driver names one class per service it keeps, as it
 names its controllers: ``push_class``, ``schedule_class``,
-``history_class``, ``export_class`` and ``migrate_class``, each a
-subclass of the contract here. Tools find a service through the driver
-that ``zaqar.conf`` names (``services``); ``tests/common/contracts.py``
-is the suite every backend runs (doc/source/contributor.rst, "Adding a
-backend").
+``metrics_class``, ``history_class``, ``export_class`` and
+``migrate_class``, each a subclass of the contract here. Tools find a
+service through the driver that ``zaqar.conf`` names (``services``);
+``tests/common/contracts.py`` is the suite every backend runs
+(doc/source/contributor.rst, "Adding a backend").
 """
 
 import abc
+import collections
 
 from oslo_config import cfg
 from oslo_utils import timeutils
@@ -132,6 +133,48 @@ class ScheduleStore(Service):
     @abc.abstractmethod
     def listed(self, limit):
         """Up to ``limit`` (queue, project, next look), earliest first."""
+
+
+class QueueStats(collections.namedtuple(
+        'QueueStats', 'delayed ready claimed available_since next_due')):
+    """One queue as a metrics reader sees it at ``now``.
+
+    ``ready``: due and not claimed, promoted to the ready index or not;
+    ``delayed``: not due yet; ``claimed``: held by a live claim.
+    ``available_since``: the earliest time (unix s) a message counted
+    in ``ready`` became claimable (None if none is ready); ``next_due``:
+    the due time of the next delayed message (None if none).
+    """
+
+
+class StoreStats(collections.namedtuple(
+        'StoreStats', 'pending failed counted')):
+    """A store-wide reading: pending pushes, failed-push records kept,
+    and the counters the store's requests keep (``counts.Counted``; None
+    for a store that keeps none)."""
+
+    def __new__(cls, pending, failed, counted=None):
+        return super().__new__(cls, pending, failed, counted)
+
+
+class MetricsReader(Service):
+    """What a scrape reads of a store (doc/source/metrics.rst): a
+    bounded index read per queue, whatever its backlog."""
+
+    @abc.abstractmethod
+    def queues(self, control, cache, pool=''):
+        """(project, queue) of every queue of the store (of ``pool``'s,
+        pooled; ``control``: the management store's driver). ``cache`` is
+        the reader's to keep across scrapes."""
+
+    @abc.abstractmethod
+    def read(self, named, now):
+        """{(project, queue): QueueStats} of ``named`` queues at ``now``
+        (unix seconds, to the millisecond)."""
+
+    @abc.abstractmethod
+    def totals(self):
+        """The store's StoreStats."""
 
 
 class History(Service):

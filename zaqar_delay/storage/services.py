@@ -11,7 +11,7 @@ from importlib import metadata
 
 GROUP = 'zaqar.data.storage'
 SUFFIX = '.delay'
-KINDS = ('push', 'schedule', 'history', 'export', 'migrate')
+KINDS = ('push', 'schedule', 'metrics', 'history', 'export', 'migrate')
 
 
 def drivers():

@@ -16,6 +16,7 @@ from zaqar_delay.storage.mongodb import claims
 from zaqar_delay.storage.mongodb import export
 from zaqar_delay.storage.mongodb import history
 from zaqar_delay.storage.mongodb import messages
+from zaqar_delay.storage.mongodb import metrics
 from zaqar_delay.storage.mongodb import migrate
 from zaqar_delay.storage.mongodb import pushes
 from zaqar_delay.storage.mongodb import schedules
@@ -30,6 +31,7 @@ class _Delay(common.DelaySettings):
     claim_class = claims.ClaimController
     push_class = pushes.Pushes
     schedule_class = schedules.Schedules
+    metrics_class = metrics.Metrics
     history_class = history.History
     export_class = export.Export
     migrate_class = migrate.Migrate

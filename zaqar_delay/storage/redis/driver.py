@@ -20,6 +20,7 @@ from zaqar_delay.storage.redis import claims
 from zaqar_delay.storage.redis import export
 from zaqar_delay.storage.redis import history
 from zaqar_delay.storage.redis import messages
+from zaqar_delay.storage.redis import metrics
 from zaqar_delay.storage.redis import migrate
 from zaqar_delay.storage.redis import pushes
 from zaqar_delay.storage.redis import schedules
@@ -63,6 +64,7 @@ class DataDriver(common.DelaySettings, upstream_driver.DataDriver):
     claim_class = claims.ClaimController
     push_class = pushes.Pushes
     schedule_class = schedules.Schedules
+    metrics_class = metrics.Metrics
     history_class = history.History
     export_class = export.Export
     migrate_class = migrate.Migrate

@@ -17,7 +17,6 @@ background). Run it after every zaqar-server uses ``redis``.
 from oslo_utils import encodeutils
 from oslo_utils import timeutils
 from zaqar.conf import drivers_message_store_redis as redis_opts
-from zaqar.storage.redis import messages as upstream_messages
 
 from zaqar_delay import delay
 from zaqar_delay.storage import base
@@ -27,24 +26,8 @@ from zaqar_delay.storage.redis import scripting
 from zaqar_delay.storage.redis import upstream
 
 
-def scopes(client, batch=1000):
-    """Yield the ``<project>.<queue>`` scope of every queue that has a
-    message set. The scope is not split: with dots in queue names and
-    project ids, where one ends is not known (nor needed: every key of
-    the queue is ``<scope>.<suffix>``)."""
-    start = 0
-    while True:
-        names = client.zrange(upstream_messages.MSGSET_INDEX_KEY, start,
-                              start + batch - 1)
-        if not names:
-            return
-        start += len(names)
-        for name in names:
-            yield keys.scope_of(encodeutils.safe_decode(name))
-
-
 def reindex(scripts, scope, batch=1000, dry_run=False):
-    """Index one queue (by its scope, see ``scopes``); yield the Counts
+    """Index one queue (by its scope, ``keys.scopes``); yield the Counts
     of each batch as it is done."""
     index = keys.scoped_index(scope)
     after = 0
@@ -63,7 +46,7 @@ def reindex(scripts, scope, batch=1000, dry_run=False):
 
 
 def drop_index(client, scope, dry_run=False):
-    """Drop one queue's index sets (by its scope, see ``scopes``);
+    """Drop one queue's index sets (by its scope, ``keys.scopes``);
     return how many index entries."""
     index = keys.scoped_index(scope)
     own = index.own() + index.unchunked
@@ -96,7 +79,7 @@ class Migrate(base.Migrate):
         return cls(upstream.client(common.plain_uri(uri, 'redis')))
 
     def places(self):
-        return [(scope, scope) for scope in scopes(self.client)]
+        return [(scope, scope) for scope in keys.scopes(self.client)]
 
     def reindex(self, place, batch=1000, dry_run=False):
         return reindex(self.scripts, place, batch, dry_run)

@@ -16,6 +16,7 @@ from zaqar_delay.storage.swift import client
 from zaqar_delay.storage.swift import export
 from zaqar_delay.storage.swift import history
 from zaqar_delay.storage.swift import messages
+from zaqar_delay.storage.swift import metrics
 from zaqar_delay.storage.swift import migrate
 from zaqar_delay.storage.swift import pushes
 from zaqar_delay.storage.swift import schedules
@@ -33,6 +34,7 @@ class DataDriver(common.DelaySettings, upstream_driver.DataDriver):
     claim_class = claims.ClaimController
     push_class = pushes.Pushes
     schedule_class = schedules.Schedules
+    metrics_class = metrics.Metrics
     history_class = history.History
     export_class = export.Export
     migrate_class = migrate.Migrate

@@ -209,9 +209,10 @@ class Pushes(base.PushStore):
             with responses.tolerating(responses.NOT_FOUND):
                 self._client.delete_object(FAILED, _failed_name(record))
 
-    def count(self):
+    def count(self, container=PENDING):
+        """Pushes pending (or records in another container): one HEAD."""
         with responses.tolerating(responses.NOT_FOUND):
-            return int(self._client.head_container(PENDING)[
+            return int(self._client.head_container(container)[
                 'x-container-object-count'])
         return 0
 
