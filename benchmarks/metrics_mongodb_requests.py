@@ -5,7 +5,7 @@
 
 Queues are added as ``metrics_scrape`` adds them (dotted names, one
 delayed and two due messages each). At each count, each per-queue
-request of the reader (``zaqar_delay.metrics.mongodb.requests``) is
+request of the reader (``storage.mongodb.metrics.requests``) is
 timed over ``--sample`` queues (median ms), with the server's
 ``explain`` (executionStats) of it on one queue: the stages of its
 winning plan, the keys and documents it examined. ``distinct('p_q')``
@@ -15,7 +15,7 @@ winning plan, the keys and documents it examined. ``distinct('p_q')``
 next to each, the CPU the server process spent on it (from
 ``/proc/<pid>/stat``, in 10 ms ticks: summed over the sample, then
 divided) moves much less. Last, a whole read of every queue
-(``reader.read``, what a scrape does per queue), per queue.
+(``Metrics.read``, what a scrape does per queue), per queue.
 """
 
 import argparse
@@ -26,7 +26,7 @@ import uuid
 
 from benchmarks import metrics_scrape
 from tests.fixtures import services
-from zaqar_delay.metrics import mongodb as reader
+from zaqar_delay.storage.mongodb import metrics as reader
 
 
 def _find(tree, key):
@@ -134,7 +134,7 @@ def measure(data, project, count, sample):
                     collection, _count_command(collection, request.filter))))
     named = [(project, 'bench.q-%04d' % n) for n in range(count)]
     cpu = server_cpu_ms()
-    wall = _ms(lambda: reader.read(data, named, now))
+    wall = _ms(lambda: reader.Metrics(data).read(named, now))
     print('  read of every queue: %.2f ms a queue, server %.2f ms a queue'
           % (wall / count, (server_cpu_ms() - cpu) / count))
 

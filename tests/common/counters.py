@@ -3,7 +3,7 @@
 letters, as the exporter's reader of that store reads them.
 
 Mixed in like ``behaviour.DelayBehaviour``, with ``reader`` the
-store's module of ``zaqar_delay.metrics``; the clock is Zaqar's,
+store's ``metrics_class``; the clock is Zaqar's,
 overridden. The counters are store-wide: each test compares them with
 those before it.
 """
@@ -29,7 +29,7 @@ class CounterBehaviour(behaviour.Helpers):
             microsecond=0))
 
     def counted(self):
-        return self.reader.store(self.driver).counted
+        return self.reader(self.driver).totals().counted
 
     def grown(self, before):
         """{field: growth} of the counters since ``before``, the

@@ -37,9 +37,9 @@ def run(args, out):
         from zaqar_delay.pipeline import schemas
         from zaqar_delay.pipeline import writing
     except ImportError as exc:
-        raise errors.CommandFailure('Parquet needs the pipeline extra (pip '
-                                    'install \'zaqar-delay[pipeline]\'): %s'
-                                    % exc) from None
+        raise errors.CommandFailure(
+            'Parquet needs the pipeline extra (pip install '
+            '\'zaqar-delay[pipeline]\'): %s' % exc) from None
     final, args.output = args.output, args.output.rstrip('/') + '.jsonl'
     try:
         code = (_export_history if args.history else _export_messages)(
@@ -64,7 +64,7 @@ def _export_history(args, out):
         for project in args.project:
             for queue in args.queue or found.queues(project):
                 try:
-                    module, data = history.reader(found, queue, project)
+                    kept = history.reader(found, queue, project)
                 except errors.HistoryError as exc:
                     if args.queue:
                         raise errors.CommandFailure('%s/%s: %s' % (
@@ -74,8 +74,8 @@ def _export_history(args, out):
                 count = export.write(
                     (history_export.record(project, queue, event,
                                            args.with_body)
-                     for event in module.events(data, queue, project,
-                                                args.since, args.until)),
+                     for event in kept.events(queue, project, args.since,
+                                              args.until)),
                     sink)
                 sink.flush()
                 sys.stderr.write('%s/%s: %d events\n' % (

@@ -33,11 +33,10 @@ def show(args, out):
     found = stored.stores(args.config_file)
     metadata = queues.metadata(found.control.queue_controller, args.queue,
                                args.project)
-    module, data = _reader(found, args.queue, args.project)
+    kept = _reader(found, args.queue, args.project)
     count = 0
     for event in history_events.select(
-            module.events(data, args.queue, args.project, args.since,
-                          args.until),
+            kept.events(args.queue, args.project, args.since, args.until),
             message_id=args.message, kind=args.kind):
         out.write((jsonutils.dumps(history_events.as_json(event),
                                    sort_keys=True) if args.json

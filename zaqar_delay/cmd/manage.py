@@ -48,15 +48,12 @@ or ISO 8601).
 """
 
 import argparse
+import functools
 import sys
 
 from oslo_config import cfg
 from oslo_log import log as logging
 from oslo_serialization import jsonutils
-import pymongo
-from zaqar.conf import drivers_message_store_mongodb as mongodb_opts
-from zaqar.conf import drivers_message_store_redis as redis_opts
-from zaqar.conf import drivers_message_store_swift as swift_opts
 
 from zaqar_delay.cmd import dispatcher as dispatcher_cmd
 from zaqar_delay.cmd import export as export_cmd
@@ -72,92 +69,37 @@ from zaqar_delay.push import failed
 from zaqar_delay.schedules import definition
 from zaqar_delay.schedules import listing
 from zaqar_delay.storage import common
-from zaqar_delay.storage.mongodb import migrate as mongodb_migrate
-from zaqar_delay.storage.redis import driver as redis_driver
-from zaqar_delay.storage.redis import migrate as redis_migrate
-from zaqar_delay.storage.redis import scripting
-from zaqar_delay.storage.swift import migrate as swift_migrate
-from zaqar_delay.storage.swift import upstream as swift_upstream
-
-TARGETS = {'redis': ('redis.delay', 'redis'),
-           'mongodb': ('mongodb.delay', 'mongodb'),
-           'swift': ('swift.delay', 'swift')}
+from zaqar_delay.storage import services
 
 
-def _settings(args, opts):
-    conf = cfg.ConfigOpts()
-    conf.register_opts(opts.ALL_OPTS, group=opts.GROUP_NAME)
-    conf(args=[], project='zaqar', default_config_files=args.config_file)
-    return conf[opts.GROUP_NAME]
-
-
-def _per_queue(queues, reindex, drop):
-    """(index, drop) steps of a store whose index is kept per queue:
-    ``reindex(queue, project)`` and ``drop(queue, project)``."""
-    named = [('%s/%s' % (project or '', queue), queue, project)
-             for queue, project in queues]
-    return (((where, reindex(queue, project))
-             for where, queue, project in named),
-            ((where, drop(queue, project))
-             for where, queue, project in named))
-
-
-def _redis(args):
-    uri = args.uri or _settings(args, redis_opts).uri
-    client = redis_driver.client(common.plain_uri(uri, 'redis'))
-    scripts = scripting.Scripts(client)
-    # Named by ``<project>.<queue>``, upstream's key prefix: with dots in
-    # both, the split is not known.
-    scopes = list(redis_migrate.scopes(client))
-    return (((scope, redis_migrate.reindex(scripts, scope, args.batch,
-                                           args.dry_run))
-             for scope in scopes),
-            ((scope, '%d index entries' % redis_migrate.drop_index(
-                client, scope, args.dry_run)) for scope in scopes))
-
-
-def _mongodb(args):
-    settings = None if args.uri else _settings(args, mongodb_opts)
-    uri = args.uri or settings.uri
-    database = args.database or (settings.database if settings else 'zaqar')
-    partitions = args.partitions or (settings.partitions if settings else 2)
-    client = pymongo.MongoClient(common.plain_uri(uri, 'mongodb'))
-    colls = mongodb_migrate.collections(client, database, partitions)
-    index = ((coll.full_name, mongodb_migrate.reindex(coll, args.batch,
-                                                      args.dry_run))
-             for coll in colls)
-    drop = ((coll.full_name, 'indexes %s' % (', '.join(
-        mongodb_migrate.drop_index(coll, args.dry_run)) or 'none'))
-        for coll in colls)
-    return index, drop
-
-
-def _swift(args):
-    settings = _settings(args, swift_opts)
-    if args.uri:
-        settings = common.UriOptions(settings, args.uri)
-    client = swift_upstream.ClientWrapper(settings)
-    return _per_queue(
-        swift_migrate.queues(client),
-        lambda queue, project: swift_migrate.reindex(
-            client, queue, project, args.batch, args.dry_run),
-        lambda queue, project: 'containers %s' % ', '.join(
-            swift_migrate.drop_index(client, queue, project, args.dry_run)))
+@functools.lru_cache(maxsize=None)
+def targets():
+    """{backend: (delay driver, upstream driver)} of the stores
+    ``migrate`` switches: each of this package's drivers that names a
+    ``migrate_class``, by the upstream driver of its store (the first
+    name in order when two share one: ``mongodb.delay``)."""
+    found = {}
+    for name in services.offering('migrate'):
+        upstream = services.service(name, 'migrate').upstream
+        found.setdefault(upstream, (name, upstream))
+    return found
 
 
 def _migrate(args, out):
     dry = ' (dry run: nothing written)' if args.dry_run else ''
-    index, drop = {'redis': _redis, 'mongodb': _mongodb,
-                   'swift': _swift}[args.backend](args)
-    if args.to == TARGETS[args.backend][1]:
-        for where, what in drop:
-            out.write('%s: dropped %s%s\n' % (where, what, dry))
+    store = services.service(args.backend, 'migrate').connect(
+        args.config_file, args.uri, args.database, args.partitions)
+    places = store.places()
+    if args.to == store.upstream:
+        for where, place in places:
+            out.write('%s: dropped %s%s\n' % (
+                where, store.drop_index(place, args.dry_run), dry))
         out.write('the store is ready for %s%s\n' % (args.to, dry))
         return 0
     total = 0
-    for where, batches in index:
+    for where, place in places:
         done = common.Counts(0, 0, 0, 0)
-        for counts in batches:
+        for counts in store.reindex(place, args.batch, args.dry_run):
             done = common.Counts(*map(sum, zip(done, counts)))
             out.write('%s: %d messages indexed so far%s\n' % (
                 where, sum(done), dry))
@@ -233,7 +175,7 @@ def parser():
     top.add_argument('--partitions', type=int,
                      help='MongoDB message partitions')
     backends = top.add_subparsers(dest='backend', required=True)
-    for backend, choices in TARGETS.items():
+    for backend, choices in targets().items():
         sub = backends.add_parser(backend, help='%s store commands' % backend)
         actions = sub.add_subparsers(dest='action', required=True)
         mig = actions.add_parser(
@@ -312,7 +254,7 @@ def _usage(args):
 
 
 def _run(args, out):
-    uri = args.uri if args.backend in TARGETS else None
+    uri = args.uri if args.backend in targets() else None
     reach.check(reach.stores(reach.zaqar_conf(args.config_file), uri,
                              args.backend))
     return args.func(args, out)

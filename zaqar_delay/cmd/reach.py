@@ -23,7 +23,7 @@ from zaqar.conf import opts as zaqar_opts
 from zaqar_delay.cmd import failure
 from zaqar_delay import errors
 from zaqar_delay.storage import common
-from zaqar_delay.storage.redis import driver as redis_driver
+from zaqar_delay.storage.redis import upstream as redis_upstream
 
 TIMEOUT = 5.0   # seconds
 
@@ -66,7 +66,7 @@ def stores(conf, uri=None, backend=None):
 
 
 def _redis(uri, timeout):
-    client = redis_driver.client(common.plain_uri(uri, 'redis'))
+    client = redis_upstream.client(common.plain_uri(uri, 'redis'))
     # One try: redis-py's default retries a refused connection with
     # backoff for seconds.
     client.connection_pool.connection_kwargs.update(

@@ -1,8 +1,8 @@
 """The scrape-time collector of the delay stores' metrics.
 
 A prometheus_client custom collector: each scrape reads every store
-(``stores.Stores``) through its backend's reader (``redis``,
-``mongodb``, ``swift`` in this package), a bounded index read per queue,
+(``stores.Stores``) through its backend's reader
+(``storage.base.MetricsReader``), a bounded index read per queue,
 and yields gauges; nothing is kept between scrapes but the queue names
 already split. Per-queue series are given for at most ``[delay_metrics]
 max_queues`` queues per store, those of ``[delay_metrics] queues`` (an
@@ -124,14 +124,14 @@ class StoreCollector(registry.Collector):
         those exported, StoreStats)."""
         splits = self._splits.setdefault(store.pool, {})
         found, named = 0, []
-        for project, name in store.reader.queues(store.data, store.control,
-                                                 splits, store.pool):
+        for project, name in store.reader.queues(store.control, splits,
+                                                 store.pool):
             found += 1
             if (len(named) < self.max_queues and
                     allowed(self.patterns, project, name)):
                 named.append((project, name))
-        stats = store.reader.read(store.data, named, now) if named else {}
-        return found, stats, store.reader.store(store.data)
+        stats = store.reader.read(named, now) if named else {}
+        return found, stats, store.reader.totals()
 
 
 class _CountedFamilies:

@@ -5,8 +5,6 @@ counters; ``EXPOSED`` is every name as a scrape shows it (the dashboard
 test checks its queries against it).
 """
 
-import collections
-
 PREFIX = 'zaqar_delay_'
 
 # Read from the stores at scrape time (collector.StoreCollector).
@@ -57,28 +55,3 @@ EXPOSED = frozenset([
     CLAIM_LATENESS + '_bucket', CLAIM_LATENESS + '_sum',
     CLAIM_LATENESS + '_count', EARLY_CLAIMS + '_total',
     RETRIES_BACKOFF + '_total', DEAD_LETTERED + '_total'])
-
-
-class QueueStats(collections.namedtuple(
-        'QueueStats', 'delayed ready claimed available_since next_due')):
-    """One queue as a backend reader sees it at ``now``.
-
-    ``ready``: due and not claimed (taken by the next claim), whether or
-    not promotion has moved it to the ready index yet; ``delayed``: not
-    due yet; ``claimed``: held by a live claim. ``available_since``: the
-    earliest time (unix s) a message counted in ``ready`` became
-    claimable, of the first one in claim order and the first in each
-    index that promotion reads (None if none is ready);
-    ``next_due``: the due time of the next delayed message (None if
-    none is delayed).
-    """
-
-
-class StoreStats(collections.namedtuple(
-        'StoreStats', 'pending failed counted')):
-    """A store-wide reading: pending pushes, failed-push records kept,
-    and the counters the store's requests keep (``counts.Counted``; None
-    for a store that keeps none)."""
-
-    def __new__(cls, pending, failed, counted=None):
-        return super().__new__(cls, pending, failed, counted)

@@ -3,7 +3,6 @@ zaqar.conf, or each pool of a pooled deployment (read again at every
 scrape, so that a pool added later is scraped too)."""
 
 import collections
-import importlib
 
 from oslo_log import log as logging
 from zaqar import bootstrap
@@ -12,21 +11,15 @@ from zaqar.storage import utils as storage_utils
 LOG = logging.getLogger(__name__)
 
 #: A store to scrape: its pool name ('' without pooling), its data and
-#: control drivers and the reader module of its backend.
+#: control drivers and its backend's reader (``base.MetricsReader``).
 Store = collections.namedtuple('Store', 'pool data control reader')
-
-_READERS = {'redis': 'zaqar_delay.metrics.redis',
-            'mongodb': 'zaqar_delay.metrics.mongodb',
-            'swift': 'zaqar_delay.metrics.swift'}
 
 
 def reader(data):
-    """The reader module of a data driver, or None if it is not one of
-    zaqar-delay's (whose index sets the readers count)."""
-    parts = type(data).__module__.split('.')
-    if parts[:2] != ['zaqar_delay', 'storage'] or parts[2] not in _READERS:
-        return None
-    return importlib.import_module(_READERS[parts[2]])
+    """The metrics reader of a data driver (its ``metrics_class``), or
+    None if it names none (not one of zaqar-delay's)."""
+    found = getattr(data, 'metrics_class', None)
+    return None if found is None else found(data)
 
 
 class Stores:

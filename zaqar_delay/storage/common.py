@@ -29,10 +29,12 @@ class DelaySettings:
     store keeps pending pushes (zaqar-delay's notifier stage is in the
     message pipeline); ``push_store`` (``push_class``) gives them to a
     dispatcher, and ``schedule_store`` (``schedule_class``) the schedule
-    index (``zaqar_delay.schedules``).
+    index (``zaqar_delay.schedules``). The other services a driver keeps
+    are named the same way (``storage.base``).
     """
 
     message_class = claim_class = push_class = schedule_class = None
+    metrics_class = history_class = export_class = migrate_class = None
 
     def __init__(self, conf, cache, control_driver):
         opts.register_opts(conf)

@@ -2,12 +2,11 @@
 
 One record per message, whatever the backend, with times as UNIX
 seconds (see :data:`FIELDS`). The records are what the ``audit``
-pipeline job reads. Each backend's ``export`` module reads its own
-records, a page at a time; nothing is held in memory but a page and
-the claims seen so far.
+pipeline job reads. Each backend's ``export_class`` (``base.Export``,
+found by ``services``) reads its own records, a page at a time; nothing
+is held in memory but a page and the claims seen so far.
 """
 
-import importlib
 import json
 
 from oslo_config import cfg
@@ -16,19 +15,15 @@ from oslo_utils import timeutils
 from osprofiler import opts as profiler_opts
 from zaqar.common import cache as oslo_cache
 from zaqar.conf import opts as zaqar_opts
-from zaqar.storage import errors
 from zaqar.storage import utils as storage_utils
 
 from zaqar_delay import errors as delay_errors
+from zaqar_delay.storage import services
 
 #: Every field of an export record, in order.
 FIELDS = ('project', 'queue', 'id', 'created', 'ttl', 'expires', 'due',
           'delay', 'claim_id', 'claimed_at', 'claim_expires', 'claim_count',
           'snapshot_at', 'body')
-
-_MODULES = {'redis': 'zaqar_delay.storage.redis.export',
-            'mongodb': 'zaqar_delay.storage.mongodb.export',
-            'swift': 'zaqar_delay.storage.swift.export'}
 
 
 def record(id, created, ttl, expires, due, claim_id, claim_expires,
@@ -70,7 +65,7 @@ def load(config_files):
             'pooling is enabled: export one pool at a time, with a config '
             'file that names its store')
     name = conf.drivers.message_store
-    if name.split('.')[0] not in _MODULES:
+    if services.service(name, 'export') is None:
         raise delay_errors.ExportError(
             'cannot export a %r message store' % name)
     data = storage_utils.load_storage_driver(conf, cache,
@@ -91,52 +86,20 @@ def queues(control, project, page=100):
         marker = names[-1]
 
 
-def _claimed_at(data, queue, project, claim_id, cache, tries=3,
-                module=None):
-    """When a live claim was made (or last renewed), or None.
-
-    A backend module that reads it from the store (``claimed_at``, to
-    the millisecond) answers; otherwise a claim's ``age`` is counted
-    from the backend's own clock, read inside ``get``: whole seconds on
-    redis and mongodb, a float on swift. The clock is read again after
-    ``get``, so the result is never earlier than the claim. With whole
-    seconds, a ``get`` that straddles a second boundary is made again
-    (one second off would make a claim on its due second look early).
-    """
-    reader = getattr(module, 'claimed_at', None)
-    if claim_id not in cache and reader is not None:
-        cache[claim_id] = reader(data, queue, project, claim_id)
-    if claim_id not in cache:
-        for _ in range(tries):
-            before = timeutils.utcnow_ts(True)
-            try:
-                meta, _ = data.claim_controller.get(queue, claim_id, project)
-            except errors.DoesNotExist:
-                cache[claim_id] = None
-                break
-            after = timeutils.utcnow_ts(True)
-            if not isinstance(meta['age'], int):
-                cache[claim_id] = after - meta['age']
-                break
-            cache[claim_id] = int(after) - meta['age']
-            if int(before) == int(after):
-                break
-    return cache[claim_id]
-
-
 def messages(name, data, queue, project, batch=1000, with_body=False):
     """The queue's messages as export records, in posting order."""
-    module = importlib.import_module(_MODULES[name.split('.')[0]])
+    exporter = services.service(name, 'export')(data)
     claims = {}
-    for rec in module.records(data, queue, project, batch):
+    for rec in exporter.records(queue, project, batch):
         now = timeutils.utcnow_ts(True)
         if rec['expires'] is not None and rec['expires'] <= now:
             continue
         live = rec['claim_id'] and (rec['claim_expires'] is None or
                                     rec['claim_expires'] > now)
-        rec['claimed_at'] = live and _claimed_at(
-            data, queue, project, rec['claim_id'], claims,
-            module=module) or None
+        if live and rec['claim_id'] not in claims:
+            claims[rec['claim_id']] = exporter.claimed_at(
+                queue, project, rec['claim_id'])
+        rec['claimed_at'] = live and claims[rec['claim_id']] or None
         if rec['claimed_at'] is None:
             rec['claim_id'] = rec['claim_expires'] = None
         rec.update(project=project, queue=queue, snapshot_at=now)

@@ -1,5 +1,5 @@
-"""The per-queue reads of the metrics readers (``zaqar_delay.metrics``
-``redis``, ``mongodb`` and ``swift``) on real stores, with Zaqar's
+"""The per-queue reads of the metrics readers (each backend's
+``metrics.Metrics``) on real stores, with Zaqar's
 clock frozen: messages that came due, and claims that ended, before
 any claim or list promoted them count as ready, from when they became
 so."""
@@ -14,10 +14,10 @@ from tests.common import recording
 from tests.fixtures import mongodb_store
 from tests.fixtures import redis_store
 from tests.fixtures import swift_store
-from zaqar_delay.metrics import families
-from zaqar_delay.metrics import mongodb
-from zaqar_delay.metrics import redis
-from zaqar_delay.metrics import swift
+from zaqar_delay.storage import base
+from zaqar_delay.storage.mongodb import metrics as mongodb
+from zaqar_delay.storage.redis import metrics as redis
+from zaqar_delay.storage.swift import metrics as swift
 
 PROJECT = behaviour.PROJECT
 
@@ -28,15 +28,15 @@ class QueueReads(behaviour.Helpers):
     def read(self, queue=None):
         """The queue's stats, its times to the millisecond."""
         name = (PROJECT, queue or self.queue)
-        found = self.reader.read(self.driver, [name],
-                                 timeutils.utcnow_ts(True))[name]
+        found = self.reader(self.driver).read(
+            [name], timeutils.utcnow_ts(True))[name]
         return found._replace(**{
             field: round(getattr(found, field), 3)
             for field in ('available_since', 'next_due')
             if getattr(found, field) is not None})
 
     def test_an_empty_queue(self):
-        self.assertEqual(families.QueueStats(0, 0, 0, None, None),
+        self.assertEqual(base.QueueStats(0, 0, 0, None, None),
                          self.read())
 
     def test_due_and_ended_before_any_promotion(self):
@@ -44,12 +44,12 @@ class QueueReads(behaviour.Helpers):
         self.post(10, 10, 0, 0)
         self.assertEqual(2, len(self.claim(ttl=60)[1]))
         timeutils.advance_time_seconds(5)
-        self.assertEqual(families.QueueStats(
+        self.assertEqual(base.QueueStats(
             delayed=2, ready=0, claimed=2, available_since=None,
             next_due=round(start + 10, 3)), self.read())
         # Due at +10, claim ended at +60: nothing promoted them yet.
         timeutils.advance_time_seconds(56)
-        self.assertEqual(families.QueueStats(
+        self.assertEqual(base.QueueStats(
             delayed=0, ready=4, claimed=0,
             available_since=round(start + 10, 3), next_due=None),
             self.read())
@@ -66,11 +66,11 @@ class QueueReads(behaviour.Helpers):
 
 
 class RedisQueueReadsTest(QueueReads, redis_store.DelayTestBase):
-    reader = redis
+    reader = redis.Metrics
 
 
 class MongoQueueReadsTest(QueueReads, mongodb_store.DelayTestBase):
-    reader = mongodb
+    reader = mongodb.Metrics
 
     def setUp(self):
         super().setUp()
@@ -88,11 +88,11 @@ class MongoQueueReadsTest(QueueReads, mongodb_store.DelayTestBase):
         name = (PROJECT, self.queue)
 
         def read(now):
-            return self.reader.read(self.driver, [name], now)[name]
-        self.assertEqual(families.QueueStats(
+            return self.reader(self.driver).read([name], now)[name]
+        self.assertEqual(base.QueueStats(
             delayed=1, ready=0, claimed=0, available_since=None,
             next_due=due), read(due - 0.001))
-        self.assertEqual(families.QueueStats(
+        self.assertEqual(base.QueueStats(
             delayed=0, ready=1, claimed=0, available_since=due,
             next_due=None), read(due))
 
@@ -100,7 +100,7 @@ class MongoQueueReadsTest(QueueReads, mongodb_store.DelayTestBase):
         calls = []
         found = mongodb.collection_of
         self.useFixture(fixtures.MonkeyPatch(
-            'zaqar_delay.metrics.mongodb.collection_of',
+            'zaqar_delay.storage.mongodb.metrics.collection_of',
             lambda *args: recording.Recording(found(*args), calls)))
         self.read()
         return calls
@@ -117,7 +117,7 @@ class MongoQueueReadsTest(QueueReads, mongodb_store.DelayTestBase):
 
 
 class SwiftQueueReadsTest(QueueReads, swift_store.DelayTestBase):
-    reader = swift
+    reader = swift.Metrics
 
     def setUp(self):
         super().setUp()
@@ -131,29 +131,29 @@ class SwiftQueueReadsTest(QueueReads, swift_store.DelayTestBase):
         self.post(10, 10, 0, 0)
         self.assertEqual(2, len(self.claim(ttl=60)[1]))
         timeutils.advance_time_seconds(5)
-        self.assertEqual(families.QueueStats(
+        self.assertEqual(base.QueueStats(
             delayed=2, ready=0, claimed=2, available_since=None,
             next_due=start + 10), self.read())
         timeutils.advance_time_seconds(56)
         # Due at +10, claim ended at +60: the messages that came due
         # count as ready; those of the claim as claimed until a claim or
         # list gives them back (their locks are the claimed count).
-        self.assertEqual(families.QueueStats(
+        self.assertEqual(base.QueueStats(
             delayed=0, ready=2, claimed=2, available_since=start + 10,
             next_due=None), self.read())
 
     def read_at(self, now):
         name = (PROJECT, self.queue)
-        return self.reader.read(self.driver, [name], now)[name]
+        return self.reader(self.driver).read([name], now)[name]
 
     def test_due_to_the_millisecond(self):
         timeutils.set_time_override(
             timeutils.utcnow().replace(microsecond=250000))
         due = timeutils.utcnow_ts(microsecond=True) + 1
         self.post(1)
-        self.assertEqual(families.QueueStats(
+        self.assertEqual(base.QueueStats(
             delayed=1, ready=0, claimed=0, available_since=None,
             next_due=due), self.read_at(due - 0.001))
-        self.assertEqual(families.QueueStats(
+        self.assertEqual(base.QueueStats(
             delayed=0, ready=1, claimed=0, available_since=due,
             next_due=None), self.read_at(due))

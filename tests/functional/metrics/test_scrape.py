@@ -30,5 +30,5 @@ class MongoPooledMetricsTest(metrics.MetricsScrapes, testtools.TestCase):
 
 class RedisPooledMetricsTest(metrics.MetricsScrapes, testtools.TestCase):
     # A redis.delay pool has no msgset_index: its queues come from the
-    # catalog (zaqar_delay.metrics.catalog).
+    # catalog (zaqar_delay.storage.catalog).
     pooled = True

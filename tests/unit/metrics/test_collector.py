@@ -12,35 +12,36 @@ from zaqar_delay import counts
 from zaqar_delay.metrics import collector
 from zaqar_delay.metrics import families
 from zaqar_delay.metrics import stores
+from zaqar_delay.storage import base
 
 NOW = 1000000
 
 
-class Reader:
+class Reader(base.MetricsReader):
     """A backend reader over {(project, queue): QueueStats}."""
 
     def __init__(self, queues, fail=False, counted=None):
+        super().__init__(None)
         self.queues_ = queues
         self.fail = fail
         self.counted = counted
         self.read_named = None
 
-    def queues(self, data, control, cache, pool=''):
+    def queues(self, control, cache, pool=''):
         if self.fail:
             raise ConnectionError('store down')
         return iter(self.queues_)
 
-    def read(self, data, named, now):
+    def read(self, named, now):
         self.read_named = list(named)
         return {name: self.queues_[name] for name in named}
 
-    def store(self, data):
-        return families.StoreStats(pending=5, failed=2,
-                                   counted=self.counted)
+    def totals(self):
+        return base.StoreStats(pending=5, failed=2, counted=self.counted)
 
 
 def stats(ready=0, delayed=0, claimed=0, since=None, next_due=None):
-    return families.QueueStats(delayed, ready, claimed, since, next_due)
+    return base.QueueStats(delayed, ready, claimed, since, next_due)
 
 
 def scrape(collect):
@@ -140,9 +141,11 @@ class CollectorTest(testtools.TestCase):
         self.assertTrue(collector.allowed(['/q*'], None, 'q.1'))
         self.assertFalse(collector.allowed(['p/*'], 'p.x', 'q'))
 
-    def test_reader_of_a_driver_by_its_module(self):
-        from zaqar_delay.metrics import redis as redis_reader
+    def test_reader_of_a_driver_is_its_metrics_class(self):
         from zaqar_delay.storage.redis import driver
-        self.assertIs(redis_reader, stores.reader(
-            driver.DataDriver.__new__(driver.DataDriver)))
+        from zaqar_delay.storage.redis import metrics
+        data = driver.DataDriver.__new__(driver.DataDriver)
+        found = stores.reader(data)
+        self.assertIsInstance(found, metrics.Metrics)
+        self.assertIs(data, found.driver)
         self.assertIsNone(stores.reader(types.SimpleNamespace()))

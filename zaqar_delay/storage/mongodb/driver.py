@@ -13,7 +13,11 @@ from zaqar.storage.mongodb import driver as upstream_driver
 
 from zaqar_delay.storage import common
 from zaqar_delay.storage.mongodb import claims
+from zaqar_delay.storage.mongodb import export
+from zaqar_delay.storage.mongodb import history
 from zaqar_delay.storage.mongodb import messages
+from zaqar_delay.storage.mongodb import metrics
+from zaqar_delay.storage.mongodb import migrate
 from zaqar_delay.storage.mongodb import pushes
 from zaqar_delay.storage.mongodb import schedules
 from zaqar_delay.storage.mongodb import upstream
@@ -27,6 +31,10 @@ class _Delay(common.DelaySettings):
     claim_class = claims.ClaimController
     push_class = pushes.Pushes
     schedule_class = schedules.Schedules
+    metrics_class = metrics.Metrics
+    history_class = history.History
+    export_class = export.Export
+    migrate_class = migrate.Migrate
 
     @decorators.lazy_property(write=False)
     def connection(self):

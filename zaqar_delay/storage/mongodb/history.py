@@ -43,7 +43,7 @@ from zaqar.storage.mongodb import utils
 from zaqar_delay import dedup
 from zaqar_delay.history import events as history
 from zaqar_delay.history import replay
-from zaqar_delay.storage import history as stored
+from zaqar_delay.storage import base
 from zaqar_delay.storage.mongodb import queries
 from zaqar_delay.storage.mongodb import updates
 
@@ -118,22 +118,16 @@ def read(collection, scope, now, since=None, until=None):
     return list(history.select(found, since, until))
 
 
-def events(driver, queue, project, since=None, until=None):
-    """``read`` with a ``mongodb.delay`` data driver."""
-    return read(driver.message_controller.collection(queue, project),
-                utils.scope_queue_name(queue, project), driver.now(), since,
-                until)
+class History(base.History):
+    """A ``mongodb.delay`` store's history. A replay posts each message
+    with the replay's dedup digest as its identity (held for its ttl),
+    then appends a ``replayed`` event to its history: the post and that
+    update per message, besides reading the history."""
 
-
-class Replayer(stored.Replayer):
-    """Replays a queue's messages with a ``mongodb.delay`` data driver.
-    Each is posted with the replay's dedup digest as its identity (held
-    for its ttl), then a ``replayed`` event is appended to its history:
-    the post and that update per message, besides reading the
-    history."""
-
-    def read(self, queue, project, since):
-        return events(self.driver, queue, project, since)
+    def events(self, queue, project, since=None, until=None):
+        return read(self.messages.collection(queue, project),
+                    utils.scope_queue_name(queue, project),
+                    self.driver.now(), since, until)
 
     def post(self, queue, project, posted, target, delay, client_uuid):
         message = replay.message(posted, delay)

@@ -13,8 +13,11 @@ zaqar-server uses ``mongodb``.
 """
 
 from oslo_utils import timeutils
+import pymongo
+from zaqar.conf import drivers_message_store_mongodb as mongodb_opts
 
 from zaqar_delay import delay
+from zaqar_delay.storage import base
 from zaqar_delay.storage import common
 from zaqar_delay.storage.mongodb import queries
 from zaqar_delay.storage.mongodb import updates
@@ -75,3 +78,32 @@ def drop_index(collection, dry_run=False):
         for name in present:
             collection.drop_index(name)
     return present
+
+
+class Migrate(base.Migrate):
+    """The message collections of a MongoDB store, one per partition."""
+
+    upstream = 'mongodb'
+
+    def __init__(self, collections):
+        self.collections = collections
+
+    @classmethod
+    def connect(cls, config_files, uri=None, database=None,
+                partitions=None):
+        settings = None if uri else cls.settings(config_files, mongodb_opts)
+        uri = uri or settings.uri
+        database = database or (settings.database if settings else 'zaqar')
+        partitions = partitions or (settings.partitions if settings else 2)
+        client = pymongo.MongoClient(common.plain_uri(uri, 'mongodb'))
+        return cls(collections(client, database, partitions))
+
+    def places(self):
+        return [(coll.full_name, coll) for coll in self.collections]
+
+    def reindex(self, place, batch=1000, dry_run=False):
+        return reindex(place, batch, dry_run)
+
+    def drop_index(self, place, dry_run=False):
+        return 'indexes %s' % (', '.join(drop_index(place, dry_run))
+                               or 'none')

@@ -19,6 +19,7 @@ from zaqar.storage.mongodb import utils
 
 from zaqar_delay import pending
 from zaqar_delay.history import events as history
+from zaqar_delay.storage import base
 from zaqar_delay.storage.mongodb import queries
 from zaqar_delay.storage.mongodb import side
 from zaqar_delay.storage.mongodb import updates
@@ -27,12 +28,12 @@ from zaqar_delay.storage.mongodb import updates
 FAILED = 'zaqar_delay_failed_pushes'
 
 
-class Pushes:
+class Pushes(base.PushStore):
     """What a dispatcher needs of the store: take, delivered, done,
     next due."""
 
     def __init__(self, driver):
-        self.driver = driver
+        super().__init__(driver)
         self._failed = side.Collection(driver, FAILED, 'at', 'failed_at')
 
     def _collections(self):

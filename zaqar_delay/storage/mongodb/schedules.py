@@ -25,6 +25,7 @@ import pymongo
 from zaqar.storage.mongodb import utils
 
 from zaqar_delay import pending
+from zaqar_delay.storage import base
 from zaqar_delay.storage.mongodb import side
 
 COLLECTION = 'zaqar_delay_schedules'
@@ -35,11 +36,11 @@ def _id(queue, project):
     return pending.SEP.join((queue, project or ''))
 
 
-class Schedules:
+class Schedules(base.ScheduleStore):
     """What the schedule pass and the queue stages need of the store."""
 
     def __init__(self, driver):
-        self.driver = driver
+        super().__init__(driver)
         # The collection; its ``n`` index is made by the first call.
         self._collection = side.Collection(driver, COLLECTION, 'n',
                                            'schedules_next')
@@ -96,11 +97,6 @@ class Schedules:
                                          projection={'a': 1})}
         return [{name: int(after) for name, after in found.get(key, [])}
                 for key in ids]
-
-    def advance_all(self, records):
-        """``advance`` of each (queue, project, afters, next look,
-        held)."""
-        return [self.advance(*record) for record in records]
 
     @utils.raises_conn_error
     @utils.retries_on_autoreconnect

@@ -9,8 +9,6 @@ pool option of that name) makes every acknowledged write a replicated
 one (doc/source/high_availability.rst).
 """
 
-import types
-
 from zaqar.common import decorators
 from zaqar.common import errors as zaqar_errors
 from zaqar.conf import drivers_message_store_redis as redis_opts
@@ -19,7 +17,11 @@ from zaqar.storage.redis import driver as upstream_driver
 from zaqar_delay import opts
 from zaqar_delay.storage import common
 from zaqar_delay.storage.redis import claims
+from zaqar_delay.storage.redis import export
+from zaqar_delay.storage.redis import history
 from zaqar_delay.storage.redis import messages
+from zaqar_delay.storage.redis import metrics
+from zaqar_delay.storage.redis import migrate
 from zaqar_delay.storage.redis import pushes
 from zaqar_delay.storage.redis import schedules
 from zaqar_delay.storage.redis import scripting
@@ -32,12 +34,6 @@ def connection_uri(conf):
     """The redis URI to use: the pool's ``redis.delay://`` URI, if any."""
     return common.pool_uri(conf, (NAME,), 'redis') or common.plain_uri(
         conf[redis_opts.GROUP_NAME].uri, 'redis')
-
-
-def client(uri):
-    """A redis client for ``uri`` (a ``redis://`` one), as upstream's."""
-    return upstream.get_redis_client(types.SimpleNamespace(
-        redis_conf=types.SimpleNamespace(uri=uri)))
 
 
 def replication(conf, connection):
@@ -68,6 +64,10 @@ class DataDriver(common.DelaySettings, upstream_driver.DataDriver):
     claim_class = claims.ClaimController
     push_class = pushes.Pushes
     schedule_class = schedules.Schedules
+    metrics_class = metrics.Metrics
+    history_class = history.History
+    export_class = export.Export
+    migrate_class = migrate.Migrate
 
     def __init__(self, conf, cache, control_driver):
         super().__init__(conf, cache, control_driver)
@@ -75,7 +75,7 @@ class DataDriver(common.DelaySettings, upstream_driver.DataDriver):
 
     @decorators.lazy_property(write=False)
     def connection(self):
-        return client(connection_uri(self.conf))
+        return upstream.client(connection_uri(self.conf))
 
     def now(self):
         if self.delay_conf.redis_server_clock:

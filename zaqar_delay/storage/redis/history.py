@@ -30,8 +30,8 @@ time range costs one XRANGE per ``page`` entries of that range.
 from zaqar_delay import dedup
 from zaqar_delay.history import events as history
 from zaqar_delay.history import replay
+from zaqar_delay.storage import base
 from zaqar_delay.storage import common
-from zaqar_delay.storage import history as stored
 from zaqar_delay.storage.redis import keys
 from zaqar_delay.storage.redis import upstream
 
@@ -67,18 +67,13 @@ def read(client, queue, project, since=None, until=None, page=1000):
     return list(history.select(found, since, until))
 
 
-def events(driver, queue, project, since=None, until=None):
-    """``read`` with a ``redis.delay`` data driver."""
-    return read(driver.connection, queue, project, since, until)
-
-
-class Replayer(stored.Replayer):
-    """Replays a queue's messages with a ``redis.delay`` data driver: two
+class History(base.History):
+    """A ``redis.delay`` store's history; a replay makes two
     requests per message posted (the post, the ``replayed`` record)
     besides reading the history."""
 
-    def read(self, queue, project, since):
-        return read(self.driver.connection, queue, project, since)
+    def events(self, queue, project, since=None, until=None):
+        return read(self.driver.connection, queue, project, since, until)
 
     def post(self, queue, project, posted, target, delay, client_uuid):
         message = replay.message(posted, delay)

@@ -9,6 +9,8 @@ read the same store; the index sets added by this driver all have the
 
 import collections
 
+from oslo_utils import encodeutils
+from zaqar.storage.redis import messages as upstream_messages
 from zaqar.storage.redis import queues as upstream_queues
 from zaqar.storage.redis import utils
 
@@ -103,6 +105,22 @@ def scoped_index(scope):
 def scope_of(messages_key):
     """The ``<project>.<queue>`` scope of upstream's message set key."""
     return messages_key[:-len(MESSAGES) - 1]
+
+
+def scopes(client, batch=1000):
+    """Yield the ``<project>.<queue>`` scope of every queue that has a
+    message set. The scope is not split: with dots in queue names and
+    project ids, where one ends is not known (nor needed: every key of
+    the queue is ``<scope>.<suffix>``)."""
+    start = 0
+    while True:
+        names = client.zrange(upstream_messages.MSGSET_INDEX_KEY, start,
+                              start + batch - 1)
+        if not names:
+            return
+        start += len(names)
+        for name in names:
+            yield scope_of(encodeutils.safe_decode(name))
 
 
 def dedup(queue, project, digest):

@@ -16,31 +16,18 @@ background). Run it after every zaqar-server uses ``redis``.
 
 from oslo_utils import encodeutils
 from oslo_utils import timeutils
-from zaqar.storage.redis import messages as upstream_messages
+from zaqar.conf import drivers_message_store_redis as redis_opts
 
-from zaqar_delay.storage import common
 from zaqar_delay import delay
+from zaqar_delay.storage import base
+from zaqar_delay.storage import common
 from zaqar_delay.storage.redis import keys
-
-
-def scopes(client, batch=1000):
-    """Yield the ``<project>.<queue>`` scope of every queue that has a
-    message set. The scope is not split: with dots in queue names and
-    project ids, where one ends is not known (nor needed: every key of
-    the queue is ``<scope>.<suffix>``)."""
-    start = 0
-    while True:
-        names = client.zrange(upstream_messages.MSGSET_INDEX_KEY, start,
-                              start + batch - 1)
-        if not names:
-            return
-        start += len(names)
-        for name in names:
-            yield keys.scope_of(encodeutils.safe_decode(name))
+from zaqar_delay.storage.redis import scripting
+from zaqar_delay.storage.redis import upstream
 
 
 def reindex(scripts, scope, batch=1000, dry_run=False):
-    """Index one queue (by its scope, see ``scopes``); yield the Counts
+    """Index one queue (by its scope, ``keys.scopes``); yield the Counts
     of each batch as it is done."""
     index = keys.scoped_index(scope)
     after = 0
@@ -59,7 +46,7 @@ def reindex(scripts, scope, batch=1000, dry_run=False):
 
 
 def drop_index(client, scope, dry_run=False):
-    """Drop one queue's index sets (by its scope, see ``scopes``);
+    """Drop one queue's index sets (by its scope, ``keys.scopes``);
     return how many index entries."""
     index = keys.scoped_index(scope)
     own = index.own() + index.unchunked
@@ -72,3 +59,30 @@ def drop_index(client, scope, dry_run=False):
     if not dry_run:
         client.unlink(*own, *chunks)
     return entries
+
+
+class Migrate(base.Migrate):
+    """The queues of a redis store, by ``<project>.<queue>`` scope
+    (upstream's key prefix: with dots in both, the split is not
+    known)."""
+
+    upstream = 'redis'
+
+    def __init__(self, client):
+        self.client = client
+        self.scripts = scripting.Scripts(client)
+
+    @classmethod
+    def connect(cls, config_files, uri=None, database=None,
+                partitions=None):
+        uri = uri or cls.settings(config_files, redis_opts).uri
+        return cls(upstream.client(common.plain_uri(uri, 'redis')))
+
+    def places(self):
+        return [(scope, scope) for scope in keys.scopes(self.client)]
+
+    def reindex(self, place, batch=1000, dry_run=False):
+        return reindex(self.scripts, place, batch, dry_run)
+
+    def drop_index(self, place, dry_run=False):
+        return '%d index entries' % drop_index(self.client, place, dry_run)

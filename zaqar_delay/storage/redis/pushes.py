@@ -22,6 +22,7 @@ from oslo_serialization import jsonutils
 from zaqar.storage.redis import utils
 
 from zaqar_delay import pending
+from zaqar_delay.storage import base
 from zaqar_delay.storage.redis import keys
 from zaqar_delay.storage.redis import zsets
 
@@ -30,12 +31,12 @@ LOG = logging.getLogger(__name__)
 RELISTEN = 1.0
 
 
-class Pushes:
+class Pushes(base.PushStore):
     """What a dispatcher needs of the store: take, delivered, done,
     next due, and ``watch`` for earlier pushes."""
 
     def __init__(self, driver):
-        self.driver = driver    # read by upstream's retry decorators
+        super().__init__(driver)
         self._client = driver.connection
         self._take = driver.scripts['push_take']
         self._done = driver.scripts['push_done']

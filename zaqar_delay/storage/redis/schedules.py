@@ -23,6 +23,7 @@ from zaqar.storage.redis import utils
 
 from zaqar_delay import pending
 from zaqar_delay.schedules import ticks
+from zaqar_delay.storage import base
 from zaqar_delay.storage.redis import keys
 from zaqar_delay.storage.redis import zsets
 
@@ -38,11 +39,11 @@ def parse(found):
     return queue, project or None
 
 
-class Schedules:
+class Schedules(base.ScheduleStore):
     """What the schedule pass and the queue stages need of the store."""
 
     def __init__(self, driver):
-        self.driver = driver    # read by upstream's retry decorators
+        super().__init__(driver)
         self._client = driver.connection
         self._take = driver.scripts['schedule_take']
         self._advance = driver.scripts['schedule_advance']

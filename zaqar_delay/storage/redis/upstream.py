@@ -10,6 +10,8 @@ controller's ``_client``, in ``metadata``) and on the
 inherited methods below.
 """
 
+import types
+
 from zaqar_delay.storage import upstream
 
 # The msgpack encoding of a message body that upstream reads back.
@@ -19,6 +21,13 @@ unpack = upstream.private('zaqar.storage.redis.models', '_unpack')
 # ``redis_conf.uri``.
 get_redis_client = upstream.private('zaqar.storage.redis.driver',
                                     '_get_redis_client')
+
+
+def client(uri):
+    """A redis client for ``uri`` (a ``redis://`` one), as upstream's."""
+    return get_redis_client(types.SimpleNamespace(
+        redis_conf=types.SimpleNamespace(uri=uri)))
+
 
 INHERITED = (
     # Whether a claim lives (a bool); redis.delay's refines it.

@@ -13,7 +13,11 @@ from zaqar.storage.swift import driver as upstream_driver
 from zaqar_delay.storage import common
 from zaqar_delay.storage.swift import claims
 from zaqar_delay.storage.swift import client
+from zaqar_delay.storage.swift import export
+from zaqar_delay.storage.swift import history
 from zaqar_delay.storage.swift import messages
+from zaqar_delay.storage.swift import metrics
+from zaqar_delay.storage.swift import migrate
 from zaqar_delay.storage.swift import pushes
 from zaqar_delay.storage.swift import schedules
 from zaqar_delay.storage.swift import upstream
@@ -30,6 +34,10 @@ class DataDriver(common.DelaySettings, upstream_driver.DataDriver):
     claim_class = claims.ClaimController
     push_class = pushes.Pushes
     schedule_class = schedules.Schedules
+    metrics_class = metrics.Metrics
+    history_class = history.History
+    export_class = export.Export
+    migrate_class = migrate.Migrate
 
     def __init__(self, conf, cache, control_driver):
         super().__init__(conf, cache, control_driver)

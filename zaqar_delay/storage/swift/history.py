@@ -52,8 +52,8 @@ from oslo_utils import uuidutils
 from zaqar_delay import dedup
 from zaqar_delay.history import events as history
 from zaqar_delay.history import replay
+from zaqar_delay.storage import base
 from zaqar_delay.storage import common
-from zaqar_delay.storage import history as stored
 from zaqar_delay.storage.swift import idtime
 from zaqar_delay.storage.swift import locks
 from zaqar_delay.storage.swift import objects
@@ -183,20 +183,15 @@ def read(client, queue, project, since=None, until=None):
     return list(history.select(found, since, until))
 
 
-def events(driver, queue, project, since=None, until=None):
-    """``read`` with a ``swift.delay`` data driver."""
-    return read(driver.connection, queue, project, since, until)
-
-
-class Replayer(stored.Replayer):
-    """Replays a queue's messages with a ``swift.delay`` data driver. Per
+class History(base.History):
+    """A ``swift.delay`` store's history; a replay makes, per
     message posted: the post's requests (its dedup key's lock among
     them) and the ``replayed`` event's PUT."""
 
     keep = None
 
-    def read(self, queue, project, since):
-        return read(self.driver.connection, queue, project, since)
+    def events(self, queue, project, since=None, until=None):
+        return read(self.driver.connection, queue, project, since, until)
 
     def begin(self, queue, project):
         # The replayed events last as the queue's history does (as long

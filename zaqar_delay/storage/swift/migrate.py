@@ -18,7 +18,9 @@ reads the message and claim objects, which were kept in its format.
 
 from oslo_serialization import jsonutils
 from oslo_utils import timeutils
+from zaqar.conf import drivers_message_store_swift as swift_opts
 
+from zaqar_delay.storage import base
 from zaqar_delay.storage import common
 from zaqar_delay.storage.swift import index as idx
 from zaqar_delay.storage.swift import responses
@@ -106,3 +108,31 @@ def drop_index(client, queue, project, dry_run=False):
     if not dry_run:
         index.drop()
     return index.containers()
+
+
+class Migrate(base.Migrate):
+    """The queues of a Swift store (its message containers)."""
+
+    upstream = 'swift'
+
+    def __init__(self, client):
+        self.client = client
+
+    @classmethod
+    def connect(cls, config_files, uri=None, database=None,
+                partitions=None):
+        settings = cls.settings(config_files, swift_opts)
+        if uri:
+            settings = common.UriOptions(settings, uri)
+        return cls(upstream.ClientWrapper(settings))
+
+    def places(self):
+        return [('%s/%s' % (project or '', queue), (queue, project))
+                for queue, project in queues(self.client)]
+
+    def reindex(self, place, batch=1000, dry_run=False):
+        return reindex(self.client, *place, batch=batch, dry_run=dry_run)
+
+    def drop_index(self, place, dry_run=False):
+        return 'containers %s' % ', '.join(
+            drop_index(self.client, *place, dry_run=dry_run))

@@ -41,6 +41,7 @@ from oslo_serialization import jsonutils
 from concurrent import futures
 
 from zaqar_delay import pending
+from zaqar_delay.storage import base
 from zaqar_delay.storage.swift import index as idx
 from zaqar_delay.storage.swift import locks
 from zaqar_delay.storage.swift import objects
@@ -99,12 +100,12 @@ def _delete(client, entry):
     return False
 
 
-class Pushes:
+class Pushes(base.PushStore):
     """What a dispatcher needs of the store: take, delivered, done,
     next due."""
 
     def __init__(self, driver):
-        self.driver = driver
+        super().__init__(driver)
         self._client = driver.connection
         self._recorded = set()      # leases this one wrote delivered for
 
@@ -208,9 +209,10 @@ class Pushes:
             with responses.tolerating(responses.NOT_FOUND):
                 self._client.delete_object(FAILED, _failed_name(record))
 
-    def count(self):
+    def count(self, container=PENDING):
+        """Pushes pending (or records in another container): one HEAD."""
         with responses.tolerating(responses.NOT_FOUND):
-            return int(self._client.head_container(PENDING)[
+            return int(self._client.head_container(container)[
                 'x-container-object-count'])
         return 0
 

@@ -43,6 +43,7 @@ from oslo_utils import timeutils
 from concurrent import futures
 
 from zaqar_delay import pending
+from zaqar_delay.storage import base
 from zaqar_delay.storage.swift import index as idx
 from zaqar_delay.storage.swift import locks
 from zaqar_delay.storage.swift import objects
@@ -76,11 +77,11 @@ def unentry(name):
     return int(look), found
 
 
-class Schedules:
+class Schedules(base.ScheduleStore):
     """What the schedule pass and the queue stages need of the store."""
 
     def __init__(self, driver):
-        self.driver = driver
+        super().__init__(driver)
         self._client = driver.connection
         self._held = {}     # (member, lease end) -> taker: this process's
         self._lock = threading.Lock()

@@ -2,9 +2,9 @@
 
 from tests.common import counters
 from tests.fixtures import mongodb_store
-from zaqar_delay.metrics import mongodb as reader
+from zaqar_delay.storage.mongodb import metrics
 
 
 class MongoCountersTest(counters.CounterBehaviour,
                         mongodb_store.DelayTestBase):
-    reader = reader
+    reader = metrics.Metrics

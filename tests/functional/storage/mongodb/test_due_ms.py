@@ -12,9 +12,9 @@ from tests.common import pushes
 from tests.fixtures import mongodb_store
 from zaqar_delay import delay
 from zaqar_delay import retry
-from zaqar_delay.metrics import mongodb as reader
 from zaqar_delay.storage import export
 from zaqar_delay.storage.mongodb import driver
+from zaqar_delay.storage.mongodb import metrics
 from zaqar_delay.storage.mongodb import queries
 
 PROJECT = behaviour.PROJECT
@@ -48,7 +48,7 @@ class DueMsTest(pushes.WithPushes, behaviour.Helpers,
                 [(p.message_id, p.due) for p in self.take()])
 
     def counted(self):
-        return reader.store(self.driver).counted
+        return metrics.Metrics(self.driver).totals().counted
 
     def test_a_delayed_message_is_due_at_its_millisecond_not_before(self):
         (mid,) = self.post(1)

@@ -25,8 +25,9 @@ class MongoHistoryTest(behaviour.Helpers, mongodb_store.DelayTestBase):
                                  project=project)
 
     def events(self, queue=None, project=PROJECT):
-        return [(e.at, e.kind, e.fields) for e in history.events(
-            self.driver, queue or self.queue, project)]
+        kept = history.History(self.driver)
+        return [(e.at, e.kind, e.fields)
+                for e in kept.events(queue or self.queue, project)]
 
     def document(self, mid, queue=None):
         return self.messages.collection(queue or self.queue,
@@ -78,8 +79,8 @@ class MongoHistoryTest(behaviour.Helpers, mongodb_store.DelayTestBase):
         first, second = self.post(0, 0)
         self.messages.delete(self.queue, first, PROJECT)
         self.assertEqual(1, len(self.messages.pop(self.queue, 5, PROJECT)))
-        deleted = [(e.message_id, e.fields) for e in history.events(
-            self.driver, self.queue, PROJECT) if e.kind == 'deleted']
+        deleted = [(e.message_id, e.fields) for e in history.History(
+            self.driver).events(self.queue, PROJECT) if e.kind == 'deleted']
         self.assertEqual(first, deleted[0][0])
         self.assertEqual({'claim': '', 'popped': '0'}, deleted[0][1])
         self.assertEqual(second, deleted[1][0])
@@ -155,8 +156,8 @@ class MongoHistoryTest(behaviour.Helpers, mongodb_store.DelayTestBase):
                          [(t0 + 180, 'expired', {'count': '2'})], found)
         self.assertEqual(['posted', 'claimed', 'released', 'claimed',
                           'claim_expired', 'expired'],
-                         [e.kind for e in history.events(
-                             self.driver, self.queue, PROJECT)
+                         [e.kind for e in history.History(
+                             self.driver).events(self.queue, PROJECT)
                           if e.message_id == first])
 
     def test_a_claim_passes_over_expired_ones_at_the_head(self):

@@ -176,8 +176,8 @@ class SteeringTest(pushes.WithPushes, behaviour.Helpers,
                                  project=PROJECT)
         (mid,) = self.post(0)
         self.reschedule(mid, delay=9)
-        (last,) = [e for e in history.events(self.driver, self.queue,
-                                             PROJECT)
+        kept = history.History(self.driver)
+        (last,) = [e for e in kept.events(self.queue, PROJECT)
                    if e.kind == 'rescheduled']
         self.assertEqual(str(round(self.now, 3) + 9), last.fields['due'])
 
@@ -268,11 +268,12 @@ class SteeringTest(pushes.WithPushes, behaviour.Helpers,
                                      project=PROJECT)
         (mid,) = self.post(0)
         ((_, new),) = self.move(ids=[mid], delay=5)
-        (moved,) = [e for e in history.events(self.driver, self.queue,
-                                              PROJECT) if e.kind == 'moved']
+        kept = history.History(self.driver)
+        (moved,) = [e for e in kept.events(self.queue, PROJECT)
+                    if e.kind == 'moved']
         self.assertEqual((mid, {'to': self.target, 'as': new}),
                          (moved.message_id, moved.fields))
-        (posted,) = history.events(self.driver, self.target, PROJECT)
+        (posted,) = kept.events(self.target, PROJECT)
         self.assertEqual((new, 'posted', mid, {'n': 0}),
                          (posted.message_id, posted.kind,
                           posted.fields['from'], posted.fields['body']))

@@ -2,9 +2,9 @@
 
 from tests.common import counters
 from tests.fixtures import redis_store
-from zaqar_delay.metrics import redis as reader
+from zaqar_delay.storage.redis import metrics
 
 
 class RedisCountersTest(counters.CounterBehaviour,
                         redis_store.DelayTestBase):
-    reader = reader
+    reader = metrics.Metrics

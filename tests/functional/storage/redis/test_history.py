@@ -20,8 +20,9 @@ class RedisHistoryTest(behaviour.Helpers, redis_store.DelayTestBase):
                                  project=project)
 
     def events(self, queue=None, project=PROJECT):
-        return [(e.at, e.kind, e.fields) for e in history.events(
-            self.driver, queue or self.queue, project)]
+        kept = history.History(self.driver)
+        return [(e.at, e.kind, e.fields)
+                for e in kept.events(queue or self.queue, project)]
 
     def test_every_change_at_its_time(self):
         self.keep(_retry_backoff={'initial': 7})
@@ -53,8 +54,8 @@ class RedisHistoryTest(behaviour.Helpers, redis_store.DelayTestBase):
         first, second = self.post(0, 0)
         self.messages.delete(self.queue, first, PROJECT)
         self.assertEqual(1, len(self.messages.pop(self.queue, 5, PROJECT)))
-        deleted = [(e.message_id, e.fields) for e in history.events(
-            self.driver, self.queue, PROJECT) if e.kind == 'deleted']
+        deleted = [(e.message_id, e.fields) for e in history.History(
+            self.driver).events(self.queue, PROJECT) if e.kind == 'deleted']
         self.assertEqual(first, deleted[0][0])
         self.assertEqual({'claim': '', 'popped': '0'}, deleted[0][1])
         self.assertEqual(second, deleted[1][0])

@@ -1,6 +1,6 @@
-"""The queues a catalog maps to a pool (``metrics.catalog``), on Zaqar's
-SQL management store over a SQLite file (the MongoDB catalogue is read
-by the pooled scrape tests in tests/functional/metrics)."""
+"""The queues a catalog maps to a pool (``catalog.pool_queues``), on
+Zaqar's SQL management store over a SQLite file (the MongoDB catalogue
+is read by the pooled scrape tests in tests/functional/metrics)."""
 
 import fixtures
 from oslo_config import cfg
@@ -11,7 +11,7 @@ from zaqar.storage.sqlalchemy import driver as sql_driver
 from zaqar.storage.sqlalchemy import tables
 import testtools
 
-from zaqar_delay.metrics import catalog
+from zaqar_delay.storage import catalog
 
 
 class SqlCatalogTest(testtools.TestCase):
@@ -37,10 +37,10 @@ class SqlCatalogTest(testtools.TestCase):
 
     def test_the_queues_of_one_pool(self):
         self.assertEqual({('tenant.a', 'orders.eu'), (None, 'plain')},
-                         set(catalog.queues(self.control, 'one')))
+                         set(catalog.pool_queues(self.control, 'one')))
         self.assertEqual([('tenant.a', 'elsewhere')],
-                         catalog.queues(self.control, 'two'))
-        self.assertEqual([], catalog.queues(self.control, 'none'))
+                         catalog.pool_queues(self.control, 'two'))
+        self.assertEqual([], catalog.pool_queues(self.control, 'none'))
 
 
 class UnknownCatalogTest(testtools.TestCase):
@@ -48,4 +48,4 @@ class UnknownCatalogTest(testtools.TestCase):
     def test_a_redis_management_store_cannot_say(self):
         control = redis_driver.ControlDriver.__new__(
             redis_driver.ControlDriver)
-        self.assertIsNone(catalog.queues(control, 'one'))
+        self.assertIsNone(catalog.pool_queues(control, 'one'))

@@ -3,7 +3,7 @@ from unittest import mock
 import testtools
 from zaqar.storage import errors
 
-from zaqar_delay.storage import export
+from zaqar_delay.storage import base
 
 
 class _Clock:
@@ -33,12 +33,19 @@ class _Claims:
         return {'age': self.clock.read(True) - self.made}, []
 
 
+class _Export(base.Export):
+
+    def records(self, queue, project, batch):
+        return []
+
+
 class ClaimedAtTest(testtools.TestCase):
+    """``base.Export.claimed_at``, from a claim's age."""
 
     def claimed_at(self, clock, claims):
         data = mock.Mock(claim_controller=claims)
-        with mock.patch.object(export.timeutils, 'utcnow_ts', clock.read):
-            return export._claimed_at(data, 'q', 'p', 'c1', {})
+        with mock.patch.object(base.timeutils, 'utcnow_ts', clock.read):
+            return _Export(data).claimed_at('q', 'p', 'c1')
 
     def test_a_get_across_a_second_boundary_is_not_early(self):
         # The claim was made in second 110 (its due second). The export
@@ -59,4 +66,4 @@ class ClaimedAtTest(testtools.TestCase):
 
     def test_a_claim_gone_has_no_time(self):
         data = mock.Mock(claim_controller=_Claims(_Clock(1, 0), 0))
-        self.assertIsNone(export._claimed_at(data, 'q', 'p', 'gone', {}))
+        self.assertIsNone(_Export(data).claimed_at('q', 'p', 'gone'))

@@ -3,20 +3,19 @@
 Per queue: at most five counts and four one-document reads
 (``requests``), each an equality prefix (``p_q`` and a state) plus at
 most one range on the ``delay_ends`` or ``delay_state`` index
-(``storage.mongodb.queries``), so MongoDB answers each from the index;
+(``queries``), so MongoDB answers each from the index;
 a count costs O(log n + counted) keys. The counts of the three states
 come first, and a request whose state holds no document is not made.
 Queues are found with ``distinct('p_q')`` (the ``p_q`` prefix of those
 indexes). Store-wide: the ``pa`` index count of pending pushes, the
-failed-push records, and the counters document
-(``storage.mongodb.counters``).
+failed-push records, and the counters document (``counters``).
 """
 
 import collections
 
 from zaqar.storage.mongodb import utils
 
-from zaqar_delay.metrics import families
+from zaqar_delay.storage import base
 from zaqar_delay.storage.mongodb import counters
 from zaqar_delay.storage.mongodb import pushes
 from zaqar_delay.storage.mongodb import queries
@@ -24,27 +23,11 @@ from zaqar_delay.storage.mongodb import queries
 READY, WAITING, CLAIMED = queries.READY, queries.WAITING, queries.CLAIMED
 
 
-def queues(data, control, cache, pool=''):
-    """(project, queue) of every queue holding messages."""
-    for collection in data.message_databases:
-        for scope in sorted(collection.messages.distinct('p_q')):
-            # ``<project>/<queue>``: a queue name never has '/'.
-            project, queue = scope.rsplit('/', 1)
-            yield project or None, queue
-
-
 def collection_of(data, project, queue):
     """The collection holding the messages of ``project``'s ``queue``."""
     databases = data.message_databases
     return databases[utils.get_partition(len(databases), queue,
                                          project)].messages
-
-
-def read(data, named, now):
-    """{(project, queue): QueueStats} of ``named`` queues at ``now``."""
-    return {(project, queue): _one(
-        collection_of(data, project, queue),
-        '%s/%s' % (project or '', queue), now) for project, queue in named}
 
 
 #: One request of a queue's reading: a count of ``filter`` (``sort``
@@ -102,18 +85,35 @@ def _one(collection, scope, now):
         if doc is not None:
             since.append(doc['a'])
     upcoming = get('next_due') if waiting > due_waiting else None
-    return families.QueueStats(
+    return base.QueueStats(
         delayed=waiting - due_waiting, ready=ready + due_waiting + ended,
         claimed=claimed - ended, available_since=min(since) if since else None,
         next_due=upcoming['a'] if upcoming else None)
 
 
-def store(data):
-    """The store's StoreStats: a count on the ``pa`` index per message
-    collection, of the failed-push records, and one read of the
-    counters."""
-    pending = sum(db.messages.count_documents({'pa': {'$gte': 0}})
-                  for db in data.message_databases)
-    failed = data.message_databases[0][
-        pushes.FAILED].estimated_document_count()
-    return families.StoreStats(pending, failed, counters.read(data))
+class Metrics(base.MetricsReader):
+    """The metrics reader of a ``mongodb.delay`` store."""
+
+    def queues(self, control, cache, pool=''):
+        """Every queue holding messages."""
+        for collection in self.driver.message_databases:
+            for scope in sorted(collection.messages.distinct('p_q')):
+                # ``<project>/<queue>``: a queue name never has '/'.
+                project, queue = scope.rsplit('/', 1)
+                yield project or None, queue
+
+    def read(self, named, now):
+        return {(project, queue): _one(
+            collection_of(self.driver, project, queue),
+            '%s/%s' % (project or '', queue), now)
+            for project, queue in named}
+
+    def totals(self):
+        """The store's StoreStats: a count on the ``pa`` index per message
+        collection, of the failed-push records, and one read of the
+        counters."""
+        pending = sum(db.messages.count_documents({'pa': {'$gte': 0}})
+                      for db in self.driver.message_databases)
+        failed = self.driver.message_databases[0][
+            pushes.FAILED].estimated_document_count()
+        return base.StoreStats(pending, failed, counters.read(self.driver))
