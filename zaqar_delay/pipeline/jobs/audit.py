@@ -203,8 +203,8 @@ def main(argv=None, out=sys.stdout):
     if args.hours <= 0:
         parser().error('--hours must be more than 0')
     try:
-        formats = [args.format or formats.guess_format(paths[0])
-                   for paths in (args.snapshot, args.history) if paths]
+        kinds = [args.format or formats.guess_format(paths[0])
+                 for paths in (args.snapshot, args.history) if paths]
     except ValueError as exc:
         parser().error(str(exc))
     os.makedirs(args.out, exist_ok=True)
@@ -212,14 +212,14 @@ def main(argv=None, out=sys.stdout):
                                 shuffle_partitions=args.shuffle_partitions)
     try:
         if args.snapshot:
-            snapshot = _read(spark, args.snapshot, formats.pop(0),
+            snapshot = _read(spark, args.snapshot, kinds.pop(0),
                              schemas.SNAPSHOT,
                              transform.COLUMNS + ('snapshot_at',))
             out.write(run(spark, snapshot, args.out, args.hours, args.now))
         if args.history:
             if args.snapshot:
                 out.write('\n')
-            history = _read(spark, args.history, formats.pop(0),
+            history = _read(spark, args.history, kinds.pop(0),
                             schemas.HISTORY, history_transform.COLUMNS)
             out.write(run_history(spark, history, args.out))
     except ValueError as exc:

@@ -83,3 +83,10 @@ class HistoryAuditJobTest(base.SparkTestCase):
         error = self.assertRaises(SystemExit, audit.main, ['--out', 'x'],
                                   out=io.StringIO())
         self.assertEqual(2, error.code)
+
+    def test_an_input_of_unknown_format_is_a_usage_error(self):
+        # Its format is guessed from its name before Spark starts.
+        error = self.assertRaises(SystemExit, audit.main,
+                                  ['snapshot.txt', '--out', 'x'],
+                                  out=io.StringIO())
+        self.assertEqual(2, error.code)
