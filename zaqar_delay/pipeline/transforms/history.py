@@ -6,8 +6,12 @@ its first claim or its first push answered with a 2xx status, whichever
 came first; its *lateness* is the delivery's time minus its due time
 (the posted event's ``due``, or the post's time for a message posted
 without one), negative for an *early* delivery (which must never
-happen). A message whose posted event is not in the history (trimmed
-before the export) has no known due time and is left out.
+happen). Due times and pushes are timed to the millisecond, events of
+claims to the second they happened in: a claim is judged against the
+second of its due time (late by whole seconds, early only when it came
+in an earlier second). A message whose posted event is not in the
+history (trimmed before the export) has no known due time and is left
+out.
 
 Percentiles are nearest-rank: the p-th percentile of n values is the
 ceil(p * n)-th smallest (Spark's ``percentile_approx``, exact up to one
@@ -42,10 +46,14 @@ def deliveries(history):
         F.min(F.when(pushed_ok, at)).alias('first_push'),
         F.count(F.when(kind == events.CLAIMED, 1)).alias('claims'))
     delivered = F.least('first_claim', 'first_push')    # nulls skipped
+    # A delivery timed to the second (a claim's event) happened within
+    # that second: it is judged against its due time's second.
+    due = F.when(F.col('delivered_at') == F.floor('delivered_at'),
+                 F.floor('due_at')).otherwise(F.col('due_at'))
     return (per_message.filter(F.col('due_at').isNotNull())
             .withColumn('delivered_at', delivered)
-            .withColumn('lateness', delivered - F.col('due_at'))
-            .withColumn('early', delivered < F.col('due_at')))
+            .withColumn('lateness', F.col('delivered_at') - due)
+            .withColumn('early', F.col('delivered_at') < due))
 
 
 def _lateness(late):

@@ -78,6 +78,23 @@ class TrueLatenessTest(base.SparkTestCase):
         self.assertEqual(['m20'], [r['message_id'] for r in rows.values()
                                    if r['early']])
 
+    def test_a_claim_is_judged_against_its_due_times_second(self):
+        # Claims' events are timed to their second, due times and pushes
+        # to the millisecond.
+        rows = {r['message_id']: r for r in transform.deliveries(self.frame([
+            posted('s1', T0 + 10.4), event('s1', 'claimed', T0 + 10),
+            posted('s2', T0 + 10.4), event('s2', 'claimed', T0 + 9),
+            posted('s3', T0 + 10.4),
+            event('s3', 'pushed', T0 + 10.3, status=204),
+            posted('s4', T0 + 10.4),
+            event('s4', 'pushed', T0 + 10.45, status=204),
+        ], schemas.HISTORY)).collect()}
+        self.assertEqual(
+            {'s1': (False, 0.0), 's2': (True, -1.0), 's3': (True, -0.1),
+             's4': (False, 0.05)},
+            {mid: (row['early'], round(row['lateness'], 3))
+             for mid, row in rows.items()})
+
     def test_per_queue_percentiles_early_and_claims(self):
         rows = {(r['project'], r['queue']): r.asDict() for r in
                 transform.queue_lateness(self.delivered).collect()}
