@@ -64,6 +64,15 @@ class Helpers:
             project=project, limit=limit)
         return claim_id, [m['id'] for m in msgs]
 
+    def drain(self, queue=None, limit=20, ttl=600):
+        """Claim until nothing is left; the ids claimed, in order."""
+        found = []
+        while True:
+            ids = self.claim(limit=limit, ttl=ttl, queue=queue)[1]
+            if not ids:
+                return found
+            found += ids
+
     def list_ids(self, queue=None, project=PROJECT, **kwargs):
         pages = self.messages.list(queue or self.queue, project=project,
                                    client_uuid=OTHER_CLIENT, **kwargs)

@@ -86,14 +86,6 @@ class SwiftSteeringFaultMatrixTest(behaviour.Helpers,
         finally:
             self.requests.arm()
 
-    def drain(self, queue):
-        found = []
-        while True:
-            _, ids = self.claim(limit=20, ttl=600, queue=queue)
-            if not ids:
-                return found
-            found += ids
-
     def test_a_reschedule(self):
         def reschedule(k, applied, dies):
             what = 'k=%s applied=%s dies=%s' % (k, applied, dies)

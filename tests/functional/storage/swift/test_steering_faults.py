@@ -128,14 +128,6 @@ class SwiftMoveDiesTest(behaviour.Helpers, swift_store.DelayTestBase):
         self.assertTrue(died.dead)
         died.revive()
 
-    def drain(self, queue):
-        found = []
-        while True:
-            _, ids = self.claim(limit=20, ttl=600, queue=queue)
-            if not ids:
-                return found
-            found += ids
-
     def bodies(self, queue, ids):
         return sorted(m['body']['n'] for m in self.messages.bulk_get(
             queue, ids, project=PROJECT))
