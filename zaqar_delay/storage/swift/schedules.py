@@ -110,8 +110,8 @@ class Schedules(base.ScheduleStore):
 
     def take(self, now, limit, lease):
         """Up to ``limit`` due queues, held for ``lease`` seconds: one
-        listing, then eight requests per queue taken (the lease, the
-        entry's move), ``WORKERS`` queues at a time."""
+        listing, then nine requests per queue taken (the lease, the
+        entry's HEAD, its move), ``WORKERS`` queues at a time."""
         taker = uuid.uuid4().hex
         with self._lock:
             # Leases that ended with no advance (a failed pass).
@@ -134,11 +134,22 @@ class Schedules(base.ScheduleStore):
         _, found = unentry(name)
         if not locks.take(self._client, LEASES, found, taker, until, now):
             return None     # another pass holds it
+        if not self._there(name):
+            # A listing can lag behind the writes (Swift updates it
+            # after the object): another pass moved this entry since.
+            locks.release(self._client, LEASES, found, until)
+            return None
         self._put_entry(until, found)
         self._delete_entry(name)
         with self._lock:
             self._held[found, until] = taker
         return parse(found)
+
+    def _there(self, name):
+        with responses.tolerating(responses.NOT_FOUND):
+            self._client.head_object(LOOKS, name)
+            return True
+        return False
 
     def afters(self, queue, project):
         return self._state(member(queue, project))['a']

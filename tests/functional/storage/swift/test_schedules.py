@@ -20,3 +20,19 @@ class SwiftScheduleStoreTest(schedule_store.ScheduleStoreBehaviour,
                 for obj in client.get_container(container,
                                                 full_listing=True)[1]:
                     client.delete_object(container, obj['name'])
+
+    def test_a_stale_listing_takes_nothing_and_leaves_the_lease(self):
+        # Swift updates a container's listing after the object: a pass
+        # can list an entry another pass moved already. It takes
+        # nothing there and leaves the queue's lease free.
+        self.touch(100)
+        (stale,) = self.store._names(schedules.idx.until(self.t + 100), 10)
+        self.assertEqual([(self.name, schedule_store.PROJECT)],
+                         self.take(100))
+        listed = self.store._names
+        self.store._names = lambda *args: [stale]
+        self.addCleanup(setattr, self.store, '_names', listed)
+        self.assertEqual([], self.store.take(self.t + 200, 10, 10))
+        self.assertIsNone(schedules.locks.read(
+            self.driver.connection, schedules.LEASES,
+            schedules.member(self.name, schedule_store.PROJECT)))
