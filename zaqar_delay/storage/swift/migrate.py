@@ -20,6 +20,7 @@ from oslo_serialization import jsonutils
 from oslo_utils import timeutils
 from zaqar.conf import drivers_message_store_swift as swift_opts
 
+from zaqar_delay import delay
 from zaqar_delay.storage import base
 from zaqar_delay.storage import common
 from zaqar_delay.storage.swift import index as idx
@@ -68,6 +69,8 @@ def reindex(client, queue, project, batch=1000, dry_run=False):
             return
         marker = objects[-1]['name']
         now = timeutils.utcnow_ts()
+        # Due times are judged to the millisecond, as a claim judges them.
+        now_ms = delay.floor_ms(timeutils.utcnow_ts(microsecond=True))
         counts = [0, 0, 0, 0]
         for obj in objects:
             mid = obj['name']
@@ -89,7 +92,7 @@ def reindex(client, queue, project, batch=1000, dry_run=False):
                                               timeutils.utcnow_ts()):
                     index.put(idx.CLAIM_EXPIRY, idx.held_until(claim, mid),
                               expires, idx.holding(expires, 0))
-            elif due > now:
+            elif due > now_ms:
                 counts[1] += 1
                 if not dry_run:
                     index.put(idx.WAITING, mid, expires)
