@@ -9,6 +9,7 @@ points provide). The clock is Zaqar's
 
 import datetime
 import math
+import threading
 import uuid
 
 from oslo_utils import timeutils
@@ -63,6 +64,29 @@ class Helpers:
             queue or self.queue, {'ttl': ttl, 'grace': 60},
             project=project, limit=limit)
         return claim_id, [m['id'] for m in msgs]
+
+    def racing_claims(self, work, claimers=2, limit=1, ttl=3000,
+                      pause=0.05):
+        """Run ``work()`` while ``claimers`` threads claim ``limit``
+        messages at a time (every ``pause`` seconds) for ``ttl``; the ids
+        they claimed, once ``work`` is done and they stopped."""
+        claimed, stop = [], threading.Event()
+
+        def claimer():
+            while not stop.wait(pause):
+                claimed.extend(self.claim(limit=limit, ttl=ttl)[1])
+
+        threads = [threading.Thread(target=claimer)
+                   for _ in range(claimers)]
+        for thread in threads:
+            thread.start()
+        try:
+            work()
+        finally:
+            stop.set()
+            for thread in threads:
+                thread.join(60)
+        return claimed
 
     def drain(self, queue=None, limit=20, ttl=600):
         """Claim until nothing is left; the ids claimed, in order."""

@@ -4,7 +4,6 @@ and ``mongodb.fifo.delay``, with Zaqar's clock frozen on a millisecond
 """
 
 import datetime
-import threading
 
 from bson import objectid
 from oslo_utils import timeutils
@@ -183,26 +182,18 @@ class SteeringTest(pushes.WithPushes, behaviour.Helpers,
 
     def test_a_reschedule_racing_claims_is_never_both(self):
         ids = self.post(*[0] * 30)
-        rescheduled, claimed, stop = set(), set(), threading.Event()
+        rescheduled = set()
 
-        def claimer():
-            while not stop.is_set():
-                claimed.update(self.claim(limit=2, ttl=600)[1])
-
-        threads = [threading.Thread(target=claimer) for _ in range(3)]
-        for thread in threads:
-            thread.start()
-        try:
+        def reschedules():
             for mid in ids:
                 try:
                     self.reschedule(mid, delay=600)
                     rescheduled.add(mid)
                 except errors.MessageIsClaimed:
                     pass
-        finally:
-            stop.set()
-            for thread in threads:
-                thread.join(30)
+
+        claimed = set(self.racing_claims(reschedules, claimers=3, limit=2,
+                                         ttl=600, pause=0))
         self.assertEqual(set(), rescheduled & claimed)
         self.assertEqual(set(ids), rescheduled | claimed)
 
@@ -280,22 +271,14 @@ class SteeringTest(pushes.WithPushes, behaviour.Helpers,
 
     def test_moves_racing_claims_are_never_both(self):
         ids = self.post(*[0] * 30)
-        moved, claimed, stop = [], set(), threading.Event()
+        moved = []
 
-        def claimer():
-            while not stop.is_set():
-                claimed.update(self.claim(limit=2, ttl=600)[1])
-
-        threads = [threading.Thread(target=claimer) for _ in range(3)]
-        for thread in threads:
-            thread.start()
-        try:
+        def moves():
             for i in range(0, 30, 3):
-                moved += self.move(ids=ids[i:i + 3])
-        finally:
-            stop.set()
-            for thread in threads:
-                thread.join(30)
+                moved.extend(self.move(ids=ids[i:i + 3]))
+
+        claimed = set(self.racing_claims(moves, claimers=3, limit=2,
+                                         ttl=600, pause=0))
         self.assertEqual(set(), {old for old, _ in moved} & claimed)
         self.assertEqual(set(ids), {old for old, _ in moved} | claimed)
         self.assertEqual(sorted(new for _, new in moved),

@@ -2,7 +2,6 @@
 project under new ids, each in exactly one of the two (doc/source/
 swift.rst, "Reschedules and moves")."""
 
-import threading
 import uuid
 
 from oslo_utils import timeutils
@@ -142,22 +141,13 @@ class SwiftMoveTest(behaviour.Helpers, swift_store.DelayTestBase):
 
     def test_racing_claims_a_message_is_moved_or_claimed(self):
         ids = self.post(*[0] * 16)
-        moved, claimed, stop = [], [], threading.Event()
+        moved = []
 
-        def claimer():
-            while not stop.wait(0.05):
-                claimed.extend(self.claim(limit=1, ttl=3000)[1])
-
-        threads = [threading.Thread(target=claimer) for _ in range(2)]
-        for thread in threads:
-            thread.start()
-        try:
+        def moves():
             for mid in reversed(ids):
-                moved += self.move(ids=[mid])
-        finally:
-            stop.set()
-            for thread in threads:
-                thread.join(60)
+                moved.extend(self.move(ids=[mid]))
+
+        claimed = self.racing_claims(moves)
         claimed += self.drain(limit=10, ttl=3000)    # what neither took
         self.assertEqual(len(claimed), len(set(claimed)))
         self.assertEqual(set(), {old for old, _ in moved} & set(claimed))

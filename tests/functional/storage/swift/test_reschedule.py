@@ -2,7 +2,6 @@
 atomically with claims (doc/source/swift.rst, "Reschedules and
 moves")."""
 
-import threading
 
 import fixtures
 from oslo_utils import timeutils
@@ -193,26 +192,17 @@ class SwiftRescheduleTest(behaviour.Helpers, swift_store.DelayTestBase):
         # Claims take the oldest first, the reschedules the newest
         # first: they meet on the way.
         ids = self.post(*[0] * 16)
-        rescheduled, claimed, stop = set(), [], threading.Event()
+        rescheduled = set()
 
-        def claimer():
-            while not stop.wait(0.05):
-                claimed.extend(self.claim(limit=1, ttl=3000)[1])
-
-        threads = [threading.Thread(target=claimer) for _ in range(2)]
-        for thread in threads:
-            thread.start()
-        try:
+        def reschedules():
             for mid in reversed(ids):
                 try:
                     self.reschedule(mid, delay=600)
                     rescheduled.add(mid)
                 except errors.MessageIsClaimed:
                     pass
-        finally:
-            stop.set()
-            for thread in threads:
-                thread.join(60)
+
+        claimed = self.racing_claims(reschedules)
         claimed += self.drain(limit=10, ttl=3000)    # what neither took
         # The clock stands still: a claim holds what it took, and
         # nothing rescheduled comes due.
