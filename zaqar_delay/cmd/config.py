@@ -5,6 +5,9 @@ looks for ``zaqar.conf`` (``~/.zaqar/``, ``~/``, ``/etc/zaqar/``,
 MongoDB on localhost) and wait for it: it refuses to start instead.
 """
 
+from oslo_log import log as logging
+
+from zaqar_delay.cmd import noise
 from zaqar_delay import errors
 
 
@@ -17,3 +20,11 @@ def parse(conf, argv, prog):
         raise errors.UsageFailure(
             'no config file: give --config-file (the zaqar.conf of the '
             'store; none in ~/.zaqar/, ~/, /etc/zaqar/ or /etc/)')
+
+
+def start(conf, argv, prog):
+    """``parse``, then the command's logging, with osprofiler's start-up
+    error kept out of it (``noise``)."""
+    parse(conf, argv, prog)
+    logging.setup(conf, prog)
+    noise.quiet_profiler()

@@ -33,7 +33,6 @@ from zaqar.storage import utils as storage_utils
 from zaqar_delay.cmd import config
 from zaqar_delay.cmd import failure
 from zaqar_delay import errors
-from zaqar_delay.cmd import noise
 from zaqar_delay.cmd import reach
 from zaqar_delay.metrics import serve
 from zaqar_delay import opts
@@ -96,9 +95,7 @@ def main(argv=None):
 
 
 def _run(conf, argv):
-    config.parse(conf, argv, PROG)
-    logging.setup(conf, PROG)
-    noise.quiet_profiler()
+    config.start(conf, argv, PROG)
     if conf.metrics_port:
         serve.start(conf, conf.metrics_port, dispatcher=True)
     check = functools.partial(reach.check, reach.stores(conf))

@@ -22,7 +22,6 @@ from oslo_log import log as logging
 from zaqar_delay.cmd import config
 from zaqar_delay.cmd import failure
 from zaqar_delay import errors
-from zaqar_delay.cmd import noise
 from zaqar_delay.cmd import reach
 from zaqar_delay.metrics import serve
 from zaqar_delay import opts
@@ -42,9 +41,7 @@ def main(argv=None):
 
 
 def _run(conf, argv):
-    config.parse(conf, argv, PROG)
-    logging.setup(conf, PROG)
-    noise.quiet_profiler()
+    config.start(conf, argv, PROG)
     reach.check(reach.stores(conf))
     host = conf[opts.METRICS_GROUP].host
     port = conf.port or conf[opts.METRICS_GROUP].port
