@@ -29,6 +29,7 @@ import io
 import os
 import sys
 
+from zaqar_delay.pipeline import extra
 from zaqar_delay.pipeline import formats
 from zaqar_delay.pipeline import report
 from zaqar_delay.pipeline import session as spark_session
@@ -45,9 +46,7 @@ try:
     from zaqar_delay.pipeline.transforms import audit as transform
     from zaqar_delay.pipeline.transforms import history as history_transform
 except ImportError as exc:
-    if not (exc.name or '').startswith('pyspark'):
-        raise
-    MISSING_EXTRA = exc
+    MISSING_EXTRA = extra.missing(exc)
 
 
 def run(spark, snapshot, out_dir, hours=24.0, now=None):
@@ -194,10 +193,7 @@ def _read(spark, paths, fmt, schema, columns):
 def main(argv=None, out=sys.stdout):
     args = parser().parse_args(argv)
     if MISSING_EXTRA:
-        sys.stderr.write('zaqar-delay-audit: needs the pipeline extra '
-                         '(pip install \'zaqar-delay[pipeline]\'): %s\n'
-                         % MISSING_EXTRA)
-        return 1
+        return extra.refused('zaqar-delay-audit', MISSING_EXTRA)
     if not args.snapshot and not args.history:
         parser().error('give a snapshot, --history, or both')
     if args.hours <= 0:

@@ -33,6 +33,7 @@ import threading
 import time
 import uuid
 
+from zaqar_delay.pipeline import extra
 from zaqar_delay.pipeline import formats
 from zaqar_delay.pipeline import session as spark_session
 from zaqar_delay.pipeline import poster as zaqar_poster
@@ -47,9 +48,7 @@ try:
     from zaqar_delay.pipeline import schemas
     from zaqar_delay.pipeline.transforms import schedule as transform
 except ImportError as exc:
-    if not (exc.name or '').startswith('pyspark'):
-        raise
-    MISSING_EXTRA = exc
+    MISSING_EXTRA = extra.missing(exc)
 
 Summary = collections.namedtuple(
     'Summary', 'posted rejected per_queue seconds rate duplicates')
@@ -224,10 +223,7 @@ def schedule(spark, args, out=sys.stdout, err=sys.stderr):
 def main(argv=None, out=sys.stdout, err=sys.stderr):
     args = parser().parse_args(argv)
     if MISSING_EXTRA:
-        sys.stderr.write('zaqar-delay-schedule: needs the pipeline extra '
-                         '(pip install \'zaqar-delay[pipeline]\'): %s\n'
-                         % MISSING_EXTRA)
-        return 1
+        return extra.refused('zaqar-delay-schedule', MISSING_EXTRA)
     if args.batch_size < 1 or args.max_post_bytes < 64 or \
             args.in_flight < 1 or args.queue_delay < 1:
         parser().error('--batch-size, --in-flight and --queue-delay must '
