@@ -1,37 +1,14 @@
 """The push pass: pushes what has come due, to each subscriber.
 
-It takes due pushes from a delay driver's store (``driver.push_store``:
-``take``, ``delivered``, ``done``, ``next_due``) for ``[delay_push]
-lease`` seconds, reads their messages and the queue's subscriptions as
-they are then, and delivers each message to each subscriber on its own
-(``slots.Delivery``): a webhook gets Zaqar's notification body (the
-message's ``id``, ``body``, ``ttl``, ``queue_name``, ``Message_Type``;
-the subscription's ``post_data`` and ``post_headers`` templates),
-posted with connect and read timeouts; a 2xx answer delivers it; no
-answer, a 408, 425, 429 or 5xx is retried per the retry policy
-(``policy``); another status ends it. Other schemes (``mailto``,
-``trust+http``) run Zaqar's own task once.
-
-A push is done (forgotten by the store) when every subscriber's
-delivery has ended. Retries that would start after the lease, less one
-attempt's timeouts, are not made: the delivery ends as failed. A failed
-delivery is logged and recorded in the store (message, queue, project,
-subscriber, last status, attempts, reason, time) for ``[delay_push]
-failed_retention`` seconds, where ``zaqar-delay-manage pushes failed``
-lists it and ``pushes resend`` sends it again. So a live dispatcher's
-lease never runs out under a push, and a subscriber
-that answered 2xx is not sent the message again. While other
-subscribers of a push are still retried, the subscribers that answered
-2xx are recorded in the store (``delivered``) by the next pass (within
-``poll_interval``). A dispatcher that dies leaves its pushes taken:
-each is taken again when its lease ends and sent to the subscribers not
-recorded, so a subscriber gets a message again only when the death came
-between its 2xx and the next pass (see ``doc/source/push.rst``). See
-``slots`` for the bounds on threads. Each attempt (``pending.Attempt``)
-goes to the store with its push's ``done``, which records it in the
-history of a message that keeps one (``doc/source/history.rst``).
-A runner (``zaqar_delay.push.runner``) runs the passes, beside the
-schedules' tick pass.
+Takes due pushes from a delay driver's ``push_store`` (``base.PushStore``)
+for ``[delay_push] lease`` seconds and delivers each message to each
+subscriber of its queue on its own (``slots.Delivery``): webhooks get
+Zaqar's notification body, retried per ``policy``; other schemes run
+Zaqar's own task once. A push is done when every subscriber's delivery
+has ended; a failed delivery is recorded for ``[delay_push]
+failed_retention``; subscribers that answered 2xx are recorded by the
+next pass, so a dispatcher that dies repeats a push only to the others.
+``runner`` runs the passes. Guarantees and bounds: doc/source/push.rst.
 """
 
 import collections
