@@ -40,6 +40,17 @@ class NotReplicated(DelayError, storage_errors.ExceptionBase):
                   'after {timeout_ms} ms: not acknowledged')
 
 
+class DedupUndecided(DelayError, storage_errors.ExceptionBase):
+    """Raised when a post could neither take a dedup value nor find the
+    message holding it in time (a slow or contended store): its message
+    is not stored. A storage error, so both transports answer a 503,
+    which the client may retry (other messages of the post may be
+    stored)."""
+
+    msg_format = ('dedup value in queue {queue} neither taken nor found '
+                  'in {seconds} s: message not stored, post it again')
+
+
 class UpstreamChanged(DelayError, ImportError):
     """Raised when the installed Zaqar lacks a name zaqar-delay uses."""
 

@@ -7,7 +7,9 @@ A post takes its value with the lock (``locks.take``); a value whose
 window ended or whose message is gone is released (conditionally on that
 expiry) and taken again, so only one of two racing posts takes it. A
 post that finds the value's lock being taken (a door) waits until its
-taker settles it, or the door ends. A post that another message answers
+taker settles it, or the door ends; one that cannot take or find the
+value within ``PATIENCE`` seconds raises ``errors.DedupUndecided``
+rather than store a second message. A post that another message answers
 writes that message's index entries again (``findable``): its own post
 may have died between taking the value and writing them.
 """
@@ -17,21 +19,25 @@ import time
 
 from oslo_serialization import jsonutils
 
+from zaqar_delay import errors
 from zaqar_delay.storage.swift import index as idx
 from zaqar_delay.storage.swift import locks
 
-ATTEMPTS = 4    # takeovers lost to racing posts before giving up
-WAIT = 0.1      # at most this many seconds (at random) between two tries
-# How long a post waits for a value being taken (by a bid, or behind a
-# door) before it keeps its own message: three doors.
-PATIENCE = 3 * locks.DOOR
+# At most this many seconds (at random) between two tries: racing posts
+# that all lost a value's door spread their next tries over it.
+WAIT = 0.5
+# How long a post tries to take or find a value: five doors.
+PATIENCE = 5 * locks.DOOR
 
 
-def hold(client, queue, project, dedup, message_id, now, find):
+def hold(client, queue, project, dedup, message_id, now, find, drop):
     """(id, object) of the message that holds ``dedup``'s value:
     (``message_id``, None) when it takes it, else a live message's
     posted in the window, with its object as ``find`` read it (``find``
     returns a message's (headers, body), or None when it is gone).
+    When neither is known in ``PATIENCE`` seconds (a slow or contended
+    store), calls ``drop`` (which deletes the posted message) and raises
+    ``errors.DedupUndecided``.
 
     The posted message's object must already be written (not indexed),
     so that a racing post that finds it holding the value sees it live.
@@ -41,18 +47,16 @@ def hold(client, queue, project, dedup, message_id, now, find):
     """
     container = idx.container(idx.DEDUP, queue, project)
     until = now + dedup.window
-    attempts, patience = 0, time.monotonic() + PATIENCE
-    while attempts < ATTEMPTS:
+    deadline = time.monotonic() + PATIENCE
+    while time.monotonic() < deadline:
         if locks.take(client, container, dedup.digest, message_id, until,
                       now):
             return message_id, None
         held = locks.read(client, container, dedup.digest)
-        if ((held is None or locks.taking(held))
-                and time.monotonic() < patience):
+        if held is None or locks.taking(held):
+            # Being taken: its taker settles it, or its door ends (a
+            # door is never released: its taker may be settling it).
             time.sleep(random.uniform(0, WAIT))
-            continue
-        attempts += 1
-        if held is None:
             continue
         if held.holder == message_id:
             return message_id, None
@@ -60,7 +64,8 @@ def hold(client, queue, project, dedup, message_id, now, find):
         if found:
             return held.holder, found
         locks.release(client, container, dedup.digest, held.expires)
-    return message_id, None
+    drop()
+    raise errors.DedupUndecided(queue=queue, seconds=PATIENCE)
 
 
 def findable(index, message_id, found, now):

@@ -176,7 +176,8 @@ class MessageController(steering.Steering,
         if found:
             held, holder = dedup.hold(
                 self._client, queue, project, found, mid, now,
-                lambda m: self.found(queue, m, project))
+                lambda m: self.found(queue, m, project),
+                lambda: self._delete(queue, mid, project))
             if held != mid:     # a live message answers for it, findable
                 parallel.together(
                     lambda: self._delete(queue, mid, project),

@@ -2,6 +2,8 @@
 message that answers the retries is findable, and claimed once."""
 
 import datetime
+import time
+from unittest import mock
 
 import swiftclient
 
@@ -10,7 +12,11 @@ from oslo_utils import timeutils
 from tests.common import behaviour
 from tests.fixtures import faults
 from tests.fixtures import swift_store
+from zaqar_delay import dedup
+from zaqar_delay import errors
+from zaqar_delay.storage.swift import dedup as swift_dedup
 from zaqar_delay.storage.swift import index as idx
+from zaqar_delay.storage.swift import locks
 
 PROJECT = behaviour.PROJECT
 
@@ -47,6 +53,22 @@ class SwiftDedupFaultTest(behaviour.Helpers, swift_store.DelayTestBase):
             if not ids:
                 return found
             found.extend(ids)
+
+    def test_a_value_taken_for_longer_than_a_post_tries_stores_nothing(self):
+        # Another post's door on the value, live for longer than a post
+        # tries (PATIENCE, one second here): the door is left alone, and
+        # the post answers undecided with nothing stored.
+        (found,) = dedup.of_messages({'_dedup_key': 'job'},
+                                     [{'ttl': 3600, 'body': {'job': 'a'}}])
+        container = idx.container(idx.DEDUP, self.queue, PROJECT)
+        client = self.messages._client
+        self.assertTrue(locks.create(client, container, found.digest,
+                                     b'?another', int(time.time()) + 120))
+        with mock.patch.object(swift_dedup, 'PATIENCE', 1):
+            self.assertRaises(errors.DedupUndecided, self.send, 'a')
+        self.assertEqual(0, self.stats_of(self.queue, PROJECT)['total'])
+        self.assertEqual('?another',
+                         locks.read(client, container, found.digest).holder)
 
     def test_a_retry_of_a_post_cut_after_its_value_is_claimable_once(self):
         fault = self.cut_after_the_value(idx.READY)
