@@ -270,11 +270,18 @@ class DispatcherDeathMidRetry(PushTest):
     """A dispatcher killed while a subscriber's retries go on: the
     subscribers that had answered 2xx are not sent the message again."""
     in_server = False
-    # Retries of the failing subscriber every 2 s for 20 s (Zaqar wants
-    # 10 s between the minimum and maximum delays), within the attempts'
-    # deadline (half the lease: the timeouts are longer).
+    # The failing subscriber holds one request unanswered until the test
+    # has seen the store record the healthy one for every message, and
+    # answers the others 503: its retries (the first at once) wait
+    # behind the held one (one attempt at a time to a failing
+    # subscriber), so none of its deliveries can end before that check,
+    # however slow the machine (the read timeout is above any check;
+    # with a retry window instead, a loaded machine's listings came
+    # after it had closed). The first attempts start within half the
+    # lease of the take; a new dispatcher takes the pushes at its end.
     lease = 40
-    retry_policy = {'retries_with_no_delay': 0, 'minimum_delay_retries': 10,
+    push_options = {'read_timeout': 600}
+    retry_policy = {'retries_with_no_delay': 1, 'minimum_delay_retries': 10,
                     'minimum_delay': 2, 'maximum_delay': 12,
                     'maximum_delay_retries': 0}
 
@@ -289,36 +296,51 @@ class DispatcherDeathMidRetry(PushTest):
         return [json.loads(line) for line in listed.stdout.splitlines()
                 if line.startswith('{')]
 
+    def pending_until(self, done, timeout):
+        """``pending()`` until ``done(listed)`` is true, or ``timeout``
+        seconds have passed; the last listing."""
+        deadline = time.monotonic() + timeout
+        while True:
+            listed = self.pending()
+            if done(listed) or time.monotonic() > deadline:
+                return listed
+            time.sleep(0.2)
+
     def test_a_dispatcher_killed_mid_retry_repeats_nothing_to_the_others(self):
         failing = receiver.Receiver()
         self.addCleanup(failing.stop)
         failing.status = 503
+        failing.faults = [receiver.Receiver.HOLD]
         self.subscribe()
         self.cli.subscription(self.name, subscriber=failing.url, ttl=3600,
                               options={'_retry_policy': self.retry_policy})
         first = self.dispatcher()
         due = self.post([1] * 5)
         self.assertEqual(5, self.receiver.wait_for(5, 60))
-        # Wait until the store has the healthy subscriber recorded for
-        # each message, the failing one still retried.
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            listed = self.pending()
-            if len(listed) == 5 and all(
-                    p['delivered'] == [self.receiver.url] for p in listed):
-                break
-            time.sleep(0.2)
+        # The store has the healthy subscriber recorded for each
+        # message; the failing one is mid-retry: a request held, and
+        # one answered 503 at least (a first attempt that started
+        # beside the held one; its retry waits).
+        listed = self.pending_until(lambda listed: (
+            len(listed) == 5 and len(failing.refused) >= 2 and all(
+                p['delivered'] == [self.receiver.url] for p in listed)),
+            120)
         self.assertEqual(5, len(listed))
         self.assertEqual({(self.receiver.url,)},
                          {tuple(p['delivered']) for p in listed})
-        self.assertIsNone(first.poll())     # mid-retry
+        self.assertEqual(1, len(failing.held))
+        self.assertLessEqual(2, len(failing.refused))
+        self.assertIsNone(first.poll())
         first.send_signal(signal.SIGKILL)
         first.wait()
+        failing.release()
         failing.status = 204
         self.dispatcher()
         self.assertEqual(5, failing.wait_for(5, 30 + 2 * self.lease))
-        time.sleep(2)
-        self.assertEqual([], self.pending())
+        # Done once the new dispatcher has told the store: every
+        # delivery of the pushes has ended by then.
+        self.assertEqual([], self.pending_until(lambda listed: not listed,
+                                                60))
         self.assertEqual(set(due), {b['body'] for b in failing.bodies()})
         self.assertEqual({1}, {len(t) for t in self.arrivals().values()})
         self.assertEqual(5, len(failing.got))
