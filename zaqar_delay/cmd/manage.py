@@ -1,51 +1,13 @@
 """``zaqar-delay-manage``: operator commands for the delay drivers.
 
-  zaqar-delay-manage --config-file /etc/zaqar/zaqar.conf \\
-      redis migrate --to redis.delay [--dry-run] [--batch N]
-  zaqar-delay-manage --config-file /etc/zaqar/zaqar.conf \\
-      mongodb migrate --to mongodb.delay [--dry-run] [--batch N]
-  zaqar-delay-manage --config-file /etc/zaqar/zaqar.conf \\
-      swift migrate --to swift.delay [--dry-run] [--batch N]
-  zaqar-delay-manage --config-file /etc/zaqar/zaqar.conf \\
-      export --project P [--queue Q] [--output F] [--with-body] \\
-      [--history [--since T] [--until T]] [--format json|parquet]
-  zaqar-delay-manage --config-file /etc/zaqar/zaqar.conf \\
-      pushes pending [--limit N]
-  zaqar-delay-manage --config-file /etc/zaqar/zaqar.conf \\
-      pushes failed [--limit N]
-  zaqar-delay-manage --config-file /etc/zaqar/zaqar.conf \\
-      pushes resend [--key K ...] [--limit N]
-  zaqar-delay-manage --config-file /etc/zaqar/zaqar.conf \\
-      schedules [QUEUE [--project P]] [--limit N]
-  zaqar-delay-manage --config-file /etc/zaqar/zaqar.conf \\
-      history QUEUE [--project P] [--since T] [--until T] [--message ID] \\
-      [--kind K] [--json]
-  zaqar-delay-manage --config-file /etc/zaqar/zaqar.conf \\
-      replay QUEUE --since T --until T [--project P] [--to QUEUE] \\
-      [--delay S] [--dry-run]
-
-The store is the one of ``[drivers:message_store:<backend>]`` in the
-config files, or ``--uri`` (``--database`` and ``--partitions`` for
-MongoDB; Swift also needs the config file's Keystone settings).
-``export`` reads the config files' ``message_store`` (any redis, mongodb
-or swift driver, ours or upstream's) and writes JSON lines or Parquet;
-with ``--history``, it writes the queues' kept events instead
-(``zaqar_delay.history.export``), finding each queue's store through the
-pool catalog when pooling is on, as ``history`` and ``replay`` do.
-``pushes`` reads the pushes of the config files' delay store (not
-pooled):
-``pending`` writes the pending ones as JSON lines, earliest due first,
-each with the subscribers recorded as having it; ``failed`` writes the
-failed ones, oldest first; ``resend`` sends each failed one once more
-(all, or those of ``--key``) and writes the outcome.
-``schedules`` writes the schedules of a queue, or of every queue that
-has some, with their last and next tick, as JSON lines
-(``zaqar_delay.schedules.listing``).
-``history`` writes a queue's kept events (``_history_ttl``), oldest
-first, as a table or JSON lines; ``replay`` posts the messages posted in
-a time range again, once each however often it runs (times: UNIX seconds
-or ISO 8601).
-"""
+``<backend> migrate``, ``export``, ``pushes pending|failed|resend``,
+``schedules``, ``history`` and ``replay`` (``--help`` gives each one's
+arguments) read the store the config files name, or ``--uri``;
+``history``, ``replay`` and ``export --history`` find a pooled queue's
+store in the pool catalog. Output goes to stdout (or ``export
+--output``); the exit status is 2 for a bad command line, 1 when not
+all that was asked was done (doc/source/admin.rst; each command: the
+page of its feature)."""
 
 import argparse
 import functools

@@ -1,30 +1,13 @@
 """Posting a partition's rows through Zaqar's HTTP API (runs on the
 Spark executors; needs only the standard library).
 
-Before its first post into a queue, a partition makes the queue a
-delayed queue (``--queue-delay``) if it does not exist, else reads its
-metadata, once; a row that would be delayed in a queue without
-``_default_message_delay`` is refused, never posted (``queues``).
-
-Rows are cut in order into batches of one project and queue that stay
-within the server's per-post limits (``--batch-size`` messages and
-``--max-post-bytes``, Zaqar's ``max_messages_post_size``). Up to
-``--in-flight`` posts of a partition are sent at once (each thread with
-its own kept-alive connection, ``connection.Connection``); with more
-than one, batches can be stored out of their input order, as they would
-be from several partitions. Connection
-failures, timeouts, 429 and 5xx replies are retried with exponential
-backoff; a batch the server refuses with another 4xx is posted a message
-at a time, so that each refused row is reported with the server's own
-reason and the others are posted.
-
-Into a queue with ``_dedup_key``, the server answers a row whose key
-value a live message already holds with that message's id instead of
-posting it. Such rows are counted as duplicates, not as posted: an id
-answered twice in a partition, or one whose message is older than the
-post (its ``age``, read back with one bulk GET per 20 ids). So a job
-that died can be run again on the same input: what it had posted is
-counted as duplicates and not posted twice.
+Rows go in batches of one project and queue within the server's
+per-post limits, up to ``--in-flight`` posts at once. A row is posted,
+counted as a duplicate (a live message with its ``_dedup_key`` value
+answers for it), or reported rejected with the reason: refused for its
+queue (``queues``) or by the server (a refused batch is posted again a
+row at a time), or still failing after the retries. Queues, batches,
+retries and duplicates: doc/source/pipeline.rst.
 """
 
 import collections

@@ -1,27 +1,12 @@
 """``zaqar-delay-audit``: what a delayed backlog will do.
 
-  zaqar-delay-manage --config-file zaqar.conf export --project P \\
-      --output snapshot.jsonl
-  zaqar-delay-audit snapshot.jsonl --out report/ [--hours 24]
-  zaqar-delay-manage --config-file zaqar.conf export --history \
-      --project P --output history.jsonl
-  zaqar-delay-audit [snapshot.jsonl] --history history.jsonl --out report/
+  zaqar-delay-audit [snapshot.jsonl] [--history history.jsonl] \\
+      --out report/ [--hours 24]
 
-Reads a snapshot (the export's JSON lines, or Parquet with the same
-columns) and writes, under ``--out``: Parquet tables ``queues``
-(per-queue counts, never-deliverable and early claims, lateness
-percentiles), ``forecast`` (messages coming due per minute),
-``lateness`` (timed claims per lateness bin), ``never_deliverable`` and
-``early_claims``; ``summary.txt`` (also printed), ``forecast.png`` and,
-when claims were timed, ``lateness.png`` (``pictures``).
-
-With ``--history`` (``export --history``'s records), it also writes the
-true lateness of the deliveries the history recorded: Parquet tables
-``history_queues`` (per queue: lateness percentiles and max, early
-deliveries, claims), ``retries`` (messages per number of claims),
-``early_deliveries``, ``lateness_over_time`` (per queue) and
-``lateness_over_time_all``; ``history_summary.txt`` (also printed) and
-``lateness_over_time.png``.
+Reads a snapshot (``zaqar-delay-manage export``'s records) and/or the
+kept events of ``export --history`` (JSON lines or Parquet), and writes
+Parquet tables, text summaries (also printed) and PNG pictures under
+``--out``. The tables and pictures: doc/source/pipeline.rst.
 """
 
 import argparse

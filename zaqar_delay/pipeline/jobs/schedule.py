@@ -3,25 +3,11 @@
   zaqar-delay-schedule --url http://zaqar:8888 --project P \\
       --rejects rejects/ deliveries.parquet
 
-Input columns (Parquet, CSV with a header, or JSON lines; matched by
-name, in any order): ``queue``, ``body``, optional ``ttl`` and
-``project``, and either ``delay`` (seconds) or ``deliver_at`` (ISO 8601
-or UNIX seconds; converted to a delay when posted, a past time posting
-with delay 0); with neither, the queue's ``_default_message_delay``
-applies. A missing ``queue`` or ``body`` column, or an unknown one,
-stops the job before it posts anything.
-
-A queue that does not exist is created with ``_default_message_delay``
-= ``--queue-delay``; a delayed row for an existing queue without one is
-rejected (Zaqar would deliver it at once). Rows that are invalid or
-refused go to ``<--rejects>/run=<UTC time>-<id>/`` (JSON lines, with the
-reason), a folder of each run's own. Exit status: 0, every row posted
-(or a duplicate); 1, some rows rejected; 2, a bad command line or input
-columns (nothing posted).
-
-Into a queue with ``_dedup_key``, rows already posted (by an earlier run
-of the job, or earlier in this one) are not posted again and are
-counted as duplicates: a job that died can simply be run again.
+Posts each row (``queue``, ``body``; optional ``ttl``, ``project``,
+``delay`` or ``deliver_at``) as a message; writes each rejected row,
+with its reason, under ``--rejects``. Exit status: 0 every row posted
+(or a duplicate), 1 some rejected, 2 a bad command line or input columns
+(nothing posted). Columns, queues, reruns: doc/source/pipeline.rst.
 """
 
 import argparse

@@ -14,7 +14,7 @@ from zaqar_delay.storage.swift import upstream
 
 def move(client, messages, taking, policy, mid, msg, client_id):
     """Move message ``mid`` (content ``msg``, locked by the claim being
-    made, ``claims.Taking``) to the dead-letter queue of ``policy``
+    made, ``taker.Taking``) to the dead-letter queue of ``policy``
     (``zaqar_delay.deadletter.Policy``): the copy and its
     ``ready`` entry first, then the original, its ``ready`` entry and its
     lock; then, if it keeps history (the copy keeps none), the claim's

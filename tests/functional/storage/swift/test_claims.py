@@ -12,6 +12,7 @@ from tests.fixtures import swift_store
 from zaqar_delay.storage.swift import claims
 from zaqar_delay.storage.swift import idtime
 from zaqar_delay.storage.swift import index as idx
+from zaqar_delay.storage.swift import taker
 
 PROJECT = behaviour.PROJECT
 LEASES = 'zaqar_delay_lease'
@@ -77,16 +78,16 @@ class SwiftClaimTakingTest(behaviour.Helpers, swift_store.DelayTestBase):
         self.assertTrue(self.index.lock(self.ids[0], 'another-claim',
                                         self.now + 600, self.now))
         self.claim(limit=1)
-        with mock.patch.object(claims.random, 'shuffle') as shuffle:
+        with mock.patch.object(taker.random, 'shuffle') as shuffle:
             self.claim(limit=1)
         shuffle.assert_called_once()
 
     def test_the_random_order_ends_when_claims_stop_meeting_others(self):
         self.assertTrue(self.index.lock(self.ids[0], 'another-claim',
                                         self.now + 600, self.now))
-        with mock.patch.object(claims, 'CONTENDED_SECONDS', 0):
+        with mock.patch.object(taker, 'CONTENDED_SECONDS', 0):
             self.claim(limit=1)
-        with mock.patch.object(claims.random, 'shuffle') as shuffle:
+        with mock.patch.object(taker.random, 'shuffle') as shuffle:
             _, got = self.claim(limit=1)
         shuffle.assert_not_called()
         self.assertEqual(self.ids[2:3], got)
