@@ -1,6 +1,7 @@
 """Totals of test runs, and where their time went.
 
-    python tools/test_summary.py LABEL [--repo-url REPOSITORY] [-- COMMAND]
+    python tools/test_summary.py LABEL [--repo-url REPOSITORY]
+        [--seed TIMES.csv] [-- COMMAND]
     python3 tools/test_summary.py --slowest N [--total LABEL]
 
 With a label (run by tox in the suite's virtualenv): runs ``COMMAND``
@@ -9,7 +10,9 @@ totals as one line, ``LABEL: N passed, N failed, N skipped``, and its
 run time, and keeps each test's time (from ``stestr last --subunit``)
 in ``.tox/timings/LABEL.csv``, failed tests or not; exits 1 when the
 command failed, a test failed or none passed, or the command recorded
-no run.
+no run. With ``--seed``, a repository that knows fewer than half of the
+tests of ``TIMES.csv`` (a fresh clone's) is first given their times
+(as a run of its own), so that stestr balances its workers by them.
 
 With ``--slowest N`` (standard library only, any python3): prints the N
 slowest tests of every suite kept in ``.tox/timings``, each suite's
@@ -123,6 +126,36 @@ def last_run(label, repo=None):
     return 1 if failed or not passed else 0
 
 
+def seed(repo, path):
+    """Record the times of ``path`` (a CSV with ``test`` and ``seconds``
+    columns) in the stestr repository ``repo``, unless it knows at least
+    half of those tests' times already."""
+    import datetime
+    # The suite's virtualenv has stestr.
+    from stestr.repository import abstract
+    from stestr.repository import util
+    with open(path) as f:
+        seconds = {row['test']: float(row['seconds'])
+                   for row in csv.DictReader(f)}
+    try:
+        repository = util.get_repo_open(repo_url=repo)
+    except abstract.RepositoryNotFound:
+        if repo:
+            os.makedirs(repo, exist_ok=True)
+        repository = util.get_repo_initialise(repo_url=repo)
+    if 2 * len(repository.get_test_times(seconds)['known']) >= len(seconds):
+        return
+    start = datetime.datetime(2000, 1, 1, tzinfo=datetime.timezone.utc)
+    inserter = repository.get_inserter()
+    inserter.startTestRun()
+    for test, took in seconds.items():
+        inserter.status(test_id=test, test_status='inprogress',
+                        timestamp=start)
+        inserter.status(test_id=test, test_status='success',
+                        timestamp=start + datetime.timedelta(seconds=took))
+    inserter.stopTestRun()
+
+
 def _next_stream(repo):
     """The next run number of the stestr repository in ``repo``."""
     try:
@@ -132,8 +165,11 @@ def _next_stream(repo):
         return None
 
 
-def run_and_sum(label, repo, command):
-    """Run ``command``, then ``last_run``."""
+def run_and_sum(label, repo, command, times=None):
+    """Seed ``repo`` with ``times`` (a CSV, see ``seed``) when given, run
+    ``command``, then ``last_run``."""
+    if times:
+        seed(repo, times)
     before = _next_stream(repo)
     code = subprocess.call(command)
     if _next_stream(repo) == before:
@@ -150,6 +186,8 @@ def main(argv=None):
     parser.add_argument('--total', default='total')
     parser.add_argument('--repo-url', help="the folder of the suite's "
                         'stestr repository (.stestr)')
+    parser.add_argument('--seed', metavar='TIMES.csv',
+                        help='test times to balance a new repository by')
     argv = sys.argv[1:] if argv is None else list(argv)
     command = []
     if '--' in argv:    # the command that runs the tests
@@ -159,7 +197,7 @@ def main(argv=None):
     if args.slowest is not None:
         return slowest(load(), args.slowest, total=args.total)
     if command:
-        return run_and_sum(args.label, args.repo_url, command)
+        return run_and_sum(args.label, args.repo_url, command, args.seed)
     return last_run(args.label, args.repo_url)
 
 

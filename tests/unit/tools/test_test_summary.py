@@ -63,3 +63,18 @@ class SummaryTest(testtools.TestCase):
                  'seconds': '1'}]
         self.assertEqual(0, summary.slowest(rows, 20, io.StringIO()))
         self.assertEqual(1, summary.slowest([], 20, io.StringIO()))
+
+    def test_a_new_repository_is_seeded_once_with_the_times(self):
+        from stestr.repository import util
+        times = self.folder + '/times.csv'
+        with open(times, 'w') as f:
+            f.write('test,seconds\na.B.test_one,12.5\na.B.test_two,3\n')
+        repo = self.folder + '/repo'
+        summary.seed(repo, times)
+        known = util.get_repo_open(repo_url=repo).get_test_times(
+            ['a.B.test_one', 'a.B.test_two', 'a.B.test_new'])
+        self.assertEqual({'a.B.test_one': 12.5, 'a.B.test_two': 3.0},
+                         known['known'])
+        self.assertEqual({'a.B.test_new'}, known['unknown'])
+        summary.seed(repo, times)   # knows them: not a second run
+        self.assertEqual(1, util.get_repo_open(repo_url=repo).count())
