@@ -20,6 +20,12 @@ from zaqar_delay.storage.redis import keys
 
 # Queues whose metadata a process keeps, at most (then it starts over).
 SIZE = 4096
+# Posts planned with metadata the queue no longer had, at most, before
+# the metadata is read through the queue controller.
+STALE_PLANS = 3
+# The reply code of post.lua to a plan made with other metadata (named
+# the same way there): ``[STALE_PLAN, packed metadata]``.
+STALE_PLAN = 0
 
 
 def _place(client):
@@ -60,6 +66,14 @@ class Cache:
         if len(self._known) >= SIZE:
             self._known = {}
         self._known[keys.queue_hash(queue, project)] = packed or b''
+
+
+def stale(reply):
+    """The queue's packed metadata when a script refused a plan made
+    with other metadata (``b''``: none), else None."""
+    if reply and reply[0] == STALE_PLAN:
+        return reply[1] or b''
+    return None
 
 
 def unpack(packed):
