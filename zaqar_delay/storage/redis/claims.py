@@ -11,9 +11,10 @@ from zaqar_delay import deadletter
 from zaqar_delay import retry
 from zaqar_delay.storage import message
 from zaqar_delay.storage.redis import keys
+from zaqar_delay.storage.redis import metadata as queue_metadata
 from zaqar_delay.storage.redis import records
 
-# ARGV[13..] of the claim script: the claim lateness buckets (ms) it
+# ARGV[15..] of the claim script: the claim lateness buckets (ms) it
 # counts.
 _BUCKETS = list(counts.CLAIM_BUCKETS_MS)
 
@@ -28,12 +29,15 @@ class ClaimController(upstream_claims.ClaimController):
     ``<project>.<queue>.claims`` (claim expiry -> claim id). Each
     operation is one Lua script that also moves the claimed messages
     between the index sets described in
-    :class:`zaqar_delay.storage.redis.messages.MessageController`.
+    :class:`zaqar_delay.storage.redis.messages.MessageController`. A
+    claim is planned with the queue's metadata as last seen, which its
+    script checks (``metadata``).
     """
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self._lua = self.driver.scripts
+        self._metadata = self.driver.queue_metadata
 
     def _keys(self, queue, project, claim_id):
         return list(keys.index(queue, project)) + keys.claim(
@@ -41,12 +45,22 @@ class ClaimController(upstream_claims.ClaimController):
 
     @utils.raises_conn_error
     @utils.retries_on_connection_error
-    def _claim(self, queue, project, claim_id, args):
+    def _claim(self, queue, project, claim_id, terms, queue_meta,
+               planned_with=None):
+        """Run the claim script with ``terms`` (ARGV[1..8]) and the
+        queue's metadata ``queue_meta``; with ``planned_with`` (that
+        metadata packed), the script checks it is the queue's."""
         # Retried with the same claim id, the script returns the claim it
         # already made instead of taking more messages.
+        policy = deadletter.of_queue(queue_meta)
         return self._lua['claim'](
-            keys=self._keys(queue, project, claim_id) + [keys.METRICS],
-            args=args + _BUCKETS)
+            keys=self._keys(queue, project, claim_id) + [
+                keys.METRICS, keys.queue_hash(queue, project)],
+            args=terms + list(retry.terms(retry.of_queue(
+                queue_meta, self.driver.max_delay))) + [
+                policy.max_claims if policy else '',
+                int(planned_with is not None), planned_with or b''] +
+            _BUCKETS)
 
     @staticmethod
     def _terms(now, claim_id, metadata):
@@ -68,22 +82,37 @@ class ClaimController(upstream_claims.ClaimController):
     @utils.raises_conn_error
     def create(self, queue, metadata, project=None,
                limit=storage.DEFAULT_MESSAGES_PER_CLAIM):
+        """Claim as upstream: one script call when the queues are in this
+        database (``queue_metadata``), else a metadata read and the
+        script."""
         now = self.driver.now_ms()
-        queue_meta = self._queue_ctrl.get(queue, project=project)
-
         claim_id = uuidutils.generate_uuid()
-        backoff = retry.of_queue(queue_meta, self.driver.max_delay)
-        policy = deadletter.of_queue(queue_meta)
-        hashes = self._claim(
-            queue, project, claim_id, self._terms(now, claim_id, metadata) +
-            [limit, self.driver.delay_conf.promote_batch_size] +
-            list(retry.terms(backoff)) +
-            [policy.max_claims if policy else ''])
+        terms = self._terms(now, claim_id, metadata) + [
+            limit, self.driver.delay_conf.promote_batch_size]
+        if self._metadata is not None:
+            packed = self._metadata.get(queue, project)
+            for _ in range(queue_metadata.STALE_PLANS):
+                queue_meta = queue_metadata.unpack(packed)
+                hashes = self._claim(queue, project, claim_id, terms,
+                                     queue_meta, planned_with=packed)
+                packed = queue_metadata.stale(hashes)
+                if packed is None:
+                    return self._claimed(queue, project, claim_id, hashes,
+                                         queue_meta, now)
+                self._metadata.put(queue, project, packed)
+        queue_meta = self._queue_ctrl.get(queue, project=project)
+        hashes = self._claim(queue, project, claim_id, terms, queue_meta)
+        return self._claimed(queue, project, claim_id, hashes, queue_meta,
+                             now)
+
+    def _claimed(self, queue, project, claim_id, hashes, queue_meta, now):
+        """(claim id, messages) of the claim script's reply, those
+        claimed too often moved to the dead-letter queue."""
         if not hashes:
             return None, []
-
         claimed = [records.basic(dict(zip(fields[::2], fields[1::2])),
                                  int(now)) for fields in hashes]
+        policy = deadletter.of_queue(queue_meta)
         if policy:
             claimed = self._dead_letter(queue, project, claim_id, claimed,
                                         policy, now)

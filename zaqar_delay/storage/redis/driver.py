@@ -20,6 +20,7 @@ from zaqar_delay.storage.redis import claims
 from zaqar_delay.storage.redis import export
 from zaqar_delay.storage.redis import history
 from zaqar_delay.storage.redis import messages
+from zaqar_delay.storage.redis import metadata
 from zaqar_delay.storage.redis import metrics
 from zaqar_delay.storage.redis import migrate
 from zaqar_delay.storage.redis import pushes
@@ -91,6 +92,15 @@ class DataDriver(common.DelaySettings, upstream_driver.DataDriver):
         """The redis server's time (``[delay] redis_server_clock``)."""
         seconds, micros = self.connection.time()
         return seconds + micros / 1e6
+
+    @decorators.lazy_property(write=False)
+    def queue_metadata(self):
+        """The queues' packed metadata as last seen (``metadata.Cache``),
+        shared by the controllers; None when the queues are in another
+        database (the scripts cannot check it)."""
+        if metadata.same_database(self.queue_controller, self.connection):
+            return metadata.Cache(self.connection)
+        return None
 
     @decorators.lazy_property(write=False)
     def scripts(self):

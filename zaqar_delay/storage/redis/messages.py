@@ -22,13 +22,8 @@ from zaqar_delay.storage.redis import steering
 from zaqar_delay.storage.redis import upstream
 
 Message = models.Message
-# Posts planned with metadata the queue no longer had, at most, before
-# the metadata is read through the queue controller instead.
-STALE_PLANS = 3
-# Reply codes of scripts/delete.lua and scripts/post.lua (named there the
-# same way).
+# Reply codes of scripts/delete.lua (named there the same way).
 DELETED, HELD, NOT_CLAIMED, CLAIMED_BY_ANOTHER, NO_QUEUE = 0, 1, 2, 3, 4
-STALE_PLAN = 0
 
 
 class MessageController(steering.Steering,
@@ -99,9 +94,7 @@ class MessageController(steering.Steering,
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self._lua = self.driver.scripts
-        self._metadata = None
-        if queue_metadata.same_database(self._queue_ctrl, self._client):
-            self._metadata = queue_metadata.Cache(self._client)
+        self._metadata = self.driver.queue_metadata
 
     def _now(self):
         return self.driver.now()
@@ -128,7 +121,7 @@ class MessageController(steering.Steering,
         client_uuid = str(uuid.UUID(str(client_uuid)))
         if self._metadata is not None:
             packed = self._metadata.get(queue, project)
-            for _ in range(STALE_PLANS):
+            for _ in range(queue_metadata.STALE_PLANS):
                 try:
                     terms = common.plan(self.driver,
                                         queue_metadata.unpack(packed),
@@ -142,9 +135,9 @@ class MessageController(steering.Steering,
                     continue
                 answers = self.store(queue, project, messages, client_uuid,
                                      *terms, planned_with=packed)
-                if not answers or answers[0] != STALE_PLAN:
+                packed = queue_metadata.stale(answers)
+                if packed is None:
                     return answers
-                packed = answers[1] or b''
                 self._metadata.put(queue, project, packed)
         delays, dedups, keep = common.post_plan(
             self.driver, self._queue_ctrl, queue, project, messages,
@@ -187,7 +180,7 @@ class MessageController(steering.Steering,
                               keys.PUSHES, keys.history(queue, project),
                               keys.queue_hash(queue, project)] +
                              own_keys, args)
-        if answers and answers[0] == STALE_PLAN:
+        if queue_metadata.stale(answers) is not None:
             return answers
         return [answer.decode() if isinstance(answer, bytes) else answer
                 for answer in answers]

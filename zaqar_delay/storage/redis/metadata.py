@@ -1,16 +1,19 @@
-"""Queue metadata for ``redis.delay`` posts, checked by the post script.
+"""Queue metadata for ``redis.delay`` posts and claims, checked by
+their scripts.
 
 A post needs its queue's metadata (``_default_message_delay``,
 ``_dedup_key``, ``_history_ttl``) before it can build the script's
-arguments. When the queues live in the same redis database as the
-messages (upstream's redis management store on the same server and
-``dbid``), the driver keeps each queue's packed metadata as last seen
-and plans the post with it; ``post.lua`` compares it with the stored
-one in the same atomic step and stores nothing when they differ, so a
-post is never planned with metadata other than the queue's at that
-moment. A post then costs one round trip (two the first time a process
-posts to a queue, and after each metadata change). Otherwise the
-metadata is read through the queue controller before each post.
+arguments, and a claim too (``_retry_backoff``, ``_max_claim_count``
+and ``_dead_letter_queue``). When the queues live in the same redis
+database as the messages (upstream's redis management store on the
+same server and ``dbid``), the driver keeps each queue's packed
+metadata as last seen and plans the post or claim with it; ``post.lua``
+and ``claim.lua`` compare it with the stored one in the same atomic
+step and change nothing when they differ, so nothing is planned with
+metadata other than the queue's at that moment. A post or claim then
+costs one round trip (two the first time a process meets a queue, and
+after each metadata change). Otherwise the metadata is read through the
+queue controller before each.
 """
 
 import msgpack
@@ -20,6 +23,12 @@ from zaqar_delay.storage.redis import keys
 
 # Queues whose metadata a process keeps, at most (then it starts over).
 SIZE = 4096
+# Posts or claims planned with metadata the queue no longer had, at
+# most, before the metadata is read through the queue controller.
+STALE_PLANS = 3
+# The reply code of post.lua and claim.lua to a plan made with other
+# metadata (named the same way there): ``[STALE_PLAN, packed metadata]``.
+STALE_PLAN = 0
 
 
 def _place(client):
@@ -60,6 +69,14 @@ class Cache:
         if len(self._known) >= SIZE:
             self._known = {}
         self._known[keys.queue_hash(queue, project)] = packed or b''
+
+
+def stale(reply):
+    """The queue's packed metadata when a script refused a plan made
+    with other metadata (``b''``: none), else None."""
+    if reply and reply[0] == STALE_PLAN:
+        return reply[1] or b''
+    return None
 
 
 def unpack(packed):

@@ -23,7 +23,7 @@ class RedisDelayBehaviourTest(behaviour.DelayBehaviour,
             return self.claims._claim(
                 self.queue, behaviour.PROJECT, claim_id,
                 self.claims._terms(now, claim_id, {'ttl': 60, 'grace': 0}) +
-                [2, 100])
+                [2, 100], {})
 
         def claimed_ids():
             return [dict(zip(h[::2], h[1::2]))[b'id'].decode()

@@ -5,17 +5,25 @@ KEYS[1..6]  queue index keys (see index.lua)
 KEYS[7..9]  the claim's keys (see claim_terms.lua)
 KEYS[10]    the queue's history stream (see history.lua)
 KEYS[11]    zaqar_delay.metrics   hash: the store's counters (metrics.lua)
+KEYS[12]    <project>.<queue>     upstream's queue hash: field 'm' is the
+            queue's metadata (msgpack)
 
 ARGV[1..6]  the claim's terms (see claim_terms.lua)
 ARGV[7] limit        ARGV[8] batch (work bound)
 ARGV[9] backoff initial   ARGV[10] backoff factor   ARGV[11] backoff max
         (the queue's _retry_backoff; initial 0: none)
 ARGV[12] the queue's _max_claim_count with a dead-letter queue ('': none)
-ARGV[13..]  the claim lateness bucket bounds, milliseconds, ascending
+ARGV[13] '1': ARGV[9..12] were planned with the metadata ARGV[14]
+         (packed, '' for none); when the queue's differs, nothing
+         changes. '0': no check
+ARGV[14] the packed metadata, with ARGV[13] '1'
+ARGV[15..]  the claim lateness bucket bounds, milliseconds, ascending
 
-Returns one HGETALL reply (a flat field/value list) per claimed message.
-When the claim hash already exists the call is a retry of a claim that
-already ran: its messages are returned and nothing else changes. Each
+Returns one HGETALL reply (a flat field/value list) per claimed message;
+or {0, the queue's packed metadata} when ARGV[13] is '1' and ARGV[14]
+is not it. When the claim hash already exists the call is a retry of a
+claim that already ran: its messages are returned and nothing else
+changes. Each
 message taken is recorded as claimed, each found expired as expired, in
 the history of messages that keep one. Each message taken that was
 delayed (due a second or more after 'cr') and is not claimed more
@@ -31,7 +39,7 @@ Work: O((batch + limit) log n).
 --- @include "metrics"
 --- @include "promote"
 
-local history, metrics = KEYS[10], KEYS[11]
+local history, metrics, queue_hash = KEYS[10], KEYS[11], KEYS[12]
 
 local limit = tonumber(ARGV[7])
 local batch = tonumber(ARGV[8])
@@ -66,6 +74,15 @@ if redis.call('EXISTS', claim_hash) == 1 then
     return hashes(redis.call('LRANGE', claim_list, 0, -1))
 end
 
+-- The reply code of a claim planned with other metadata (metadata.py).
+local STALE_PLAN = 0
+if ARGV[13] == '1' then
+    local metadata = redis.call('HGET', queue_hash, 'm') or ''
+    if metadata ~= ARGV[14] then
+        return {STALE_PLAN, metadata}
+    end
+end
+
 local counted = {}
 promote(now, batch, history, counted)
 
@@ -88,7 +105,7 @@ while #taken < limit and scanned < batch + limit do
             local count = redis.call('HINCRBY', mid, 'c.c', 1)
             if not max_claims or count <= max_claims then
                 count_claim(counted, now, due_of(held[3], held[5]),
-                            tonumber(held[4]), ARGV, 13)
+                            tonumber(held[4]), ARGV, 15)
             end
             backoff(mid, count)
             record(history, held[2], now, mid, 'claimed',

@@ -1,0 +1,106 @@
+"""Claims on ``redis.delay``: planned with the metadata claim.lua checks."""
+
+from oslo_utils import uuidutils
+
+from tests.common import behaviour
+from tests.fixtures import redis_store
+from zaqar_delay.storage.redis import keys
+from zaqar_delay.storage.redis import metadata
+
+QUEUE = 'claims.queue.with.dots'
+DEAD = 'claims.dead.letters'
+TERMS = {'ttl': 60, 'grace': 60}
+
+
+class ClaimMetadataTest(redis_store.DelayTestBase):
+
+    def setUp(self):
+        super().setUp()
+        for name in (QUEUE, DEAD):
+            self.queues.create(name, project=behaviour.PROJECT)
+        self.messages = self.driver.message_controller
+        self.claims = self.driver.claim_controller
+        self.index = keys.index(QUEUE, behaviour.PROJECT)
+        # Another process's driver on the same store.
+        self.other, _ = redis_store.drivers(self.conf)
+
+    def post(self):
+        mid, = self.messages.post(QUEUE, [{'ttl': 600, 'body': 1}],
+                                  behaviour.CLIENT, behaviour.PROJECT)
+        return mid
+
+    def claim(self, queue=QUEUE, limit=10):
+        claim_id, claimed = self.claims.create(queue, TERMS,
+                                               behaviour.PROJECT, limit)
+        return claim_id, [msg['id'] for msg in claimed]
+
+    def round_trips(self):
+        """The requests sent from now on (``redis_store.RoundTrips``),
+        once redis has the claim script (a restarted server loads it
+        again on the first claim: one more round trip)."""
+        self.claim(DEAD)
+        return self.useFixture(redis_store.RoundTrips()).sent
+
+    def set_elsewhere(self, queue_meta):
+        self.other.queue_controller.set_metadata(QUEUE, queue_meta,
+                                                 project=behaviour.PROJECT)
+
+    def test_a_claim_on_a_queue_seen_is_one_round_trip(self):
+        mid = self.post()    # this process has now seen the metadata
+        sent = self.round_trips()
+        claim_id, claimed = self.claim()
+        self.assertEqual(['EVALSHA'], sent)
+        self.assertEqual([mid], claimed)
+        self.assertIsNotNone(self.redis.zscore(self.index.claimed, mid))
+
+    def test_the_first_claim_on_a_queue_reads_its_metadata(self):
+        self.redis.zadd(self.index.ready, {'gone': 1})  # an id, no hash
+        sent = self.round_trips()
+        self.assertEqual((None, []), self.claim())
+        self.assertEqual(['HGET', 'EVALSHA'], sent)
+        del sent[:]
+        self.claim()
+        self.assertEqual(['EVALSHA'], sent)
+
+    def test_a_pop_claims_in_one_round_trip(self):
+        mid = self.post()
+        sent = self.round_trips()
+        self.assertEqual([mid], [msg['id'] for msg in self.messages.pop(
+            QUEUE, 1, project=behaviour.PROJECT)])
+        # The claim, the delete; then the claim's release.
+        self.assertEqual(['EVALSHA', 'EVALSHA'], sent[:2])
+        self.assertEqual(0, self.redis.zcard(self.index.messages))
+
+    def test_a_dead_letter_policy_set_elsewhere_applies_to_the_next(self):
+        mid = self.post()
+        claim_id, _ = self.claim()
+        self.claims.delete(QUEUE, claim_id, behaviour.PROJECT)
+        self.set_elsewhere({'_max_claim_count': 1,
+                            '_dead_letter_queue': DEAD})
+        self.assertEqual((None, []), self.claim())
+        dead = keys.index(DEAD, behaviour.PROJECT)
+        self.assertIsNotNone(self.redis.zscore(dead.messages, mid))
+        self.assertEqual(0, self.redis.zcard(self.index.messages))
+
+    def test_a_retry_backoff_set_elsewhere_applies_to_the_next(self):
+        mid, other = self.post(), self.post()
+        self.claim(limit=1)  # this process has now seen no backoff
+        self.set_elsewhere({'_retry_backoff': {'initial': 30}})
+        self.assertEqual([other], self.claim()[1])
+        self.assertEqual(b'30', self.redis.hget(other, 'rb'))
+        self.assertIsNone(self.redis.hget(mid, 'rb'))
+
+    def test_a_claim_planned_with_other_metadata_takes_nothing(self):
+        mid = self.post()
+        self.set_elsewhere({'_retry_backoff': {'initial': 30}})
+        stored = self.redis.hget(keys.queue_hash(QUEUE, behaviour.PROJECT),
+                                 'm')
+        claim_id = uuidutils.generate_uuid()
+        reply = self.claims._claim(
+            QUEUE, behaviour.PROJECT, claim_id,
+            self.claims._terms(self.driver.now_ms(), claim_id, TERMS) +
+            [10, 100], {}, planned_with=b'')
+        self.assertEqual([metadata.STALE_PLAN, stored], reply)
+        self.assertEqual([mid.encode()], self.redis.zrange(
+            self.index.ready, 0, -1))
+        self.assertEqual(0, self.redis.exists(claim_id))
