@@ -27,7 +27,7 @@ SIZE = 4096
 # most, before the metadata is read through the queue controller.
 STALE_PLANS = 3
 # The reply code of post.lua and claim.lua to a plan made with other
-# metadata (named the same way there): ``[STALE_PLAN, packed metadata]``.
+# metadata (scripts/plan.lua): ``[STALE_PLAN, packed metadata]``.
 STALE_PLAN = 0
 
 

@@ -38,6 +38,7 @@ Work: O((batch + limit) log n).
 --- @include "claim_terms"
 --- @include "metrics"
 --- @include "promote"
+--- @include "plan"
 
 local history, metrics, queue_hash = KEYS[10], KEYS[11], KEYS[12]
 
@@ -74,13 +75,9 @@ if redis.call('EXISTS', claim_hash) == 1 then
     return hashes(redis.call('LRANGE', claim_list, 0, -1))
 end
 
--- The reply code of a claim planned with other metadata (metadata.py).
-local STALE_PLAN = 0
-if ARGV[13] == '1' then
-    local metadata = redis.call('HGET', queue_hash, 'm') or ''
-    if metadata ~= ARGV[14] then
-        return {STALE_PLAN, metadata}
-    end
+local stale = stale_plan(queue_hash, ARGV[13], ARGV[14])
+if stale then
+    return stale
 end
 
 local counted = {}

@@ -44,6 +44,7 @@ queue's packed metadata} when ARGV[4] is '1' and ARGV[5] is not it.
 --]]
 --- @include "index"
 --- @include "history"
+--- @include "plan"
 local now = tonumber(ARGV[1])
 local whole = math.floor(now)
 local push_suffix = ARGV[2]
@@ -53,13 +54,9 @@ local wake_channel = ARGV[6]
 local rank_counter, pushes, history = KEYS[7], KEYS[8], KEYS[9]
 local queue_hash = KEYS[10]
 
--- The reply code of a post planned with other metadata (messages.py).
-local STALE_PLAN = 0
-if ARGV[4] == '1' then
-    local metadata = redis.call('HGET', queue_hash, 'm') or ''
-    if metadata ~= ARGV[5] then
-        return {STALE_PLAN, metadata}
-    end
+local stale = stale_plan(queue_hash, ARGV[4], ARGV[5])
+if stale then
+    return stale
 end
 
 local rank = tonumber(redis.call('GET', rank_counter) or 1)
