@@ -28,9 +28,9 @@ message taken is recorded as claimed, each found expired as expired, in
 the history of messages that keep one. Each message taken that was
 delayed (due a second or more after 'cr') and is not claimed more
 than ARGV[12] times (it would go to the dead-letter queue) is counted
-in KEYS[11]: its lateness (now - 'd') in a bucket, or as an early claim;
-so are the messages promotion gives back with a backoff after their
-claim expired (promote.lua).
+in the metrics hash: its lateness (now - 'd') in a bucket, or as an
+early claim; so are the messages promotion gives back with a backoff
+after their claim expired (promote.lua).
 Work: O((batch + limit) log n).
 --]]
 --- @include "index"
