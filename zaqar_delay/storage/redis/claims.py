@@ -11,7 +11,6 @@ from zaqar_delay import deadletter
 from zaqar_delay import retry
 from zaqar_delay.storage import message
 from zaqar_delay.storage.redis import keys
-from zaqar_delay.storage.redis import metadata as queue_metadata
 from zaqar_delay.storage.redis import records
 
 # ARGV[15..] of the claim script: the claim lateness buckets (ms) it
@@ -90,16 +89,14 @@ class ClaimController(upstream_claims.ClaimController):
         terms = self._terms(now, claim_id, metadata) + [
             limit, self.driver.delay_conf.promote_batch_size]
         if self._metadata is not None:
-            packed = self._metadata.get(queue, project)
-            for _ in range(queue_metadata.STALE_PLANS):
-                queue_meta = queue_metadata.unpack(packed)
-                hashes = self._claim(queue, project, claim_id, terms,
-                                     queue_meta, planned_with=packed)
-                packed = queue_metadata.stale(hashes)
-                if packed is None:
-                    return self._claimed(queue, project, claim_id, hashes,
-                                         queue_meta, now)
-                self._metadata.put(queue, project, packed)
+            planned = self._metadata.planned(
+                queue, project, lambda queue_meta, packed: self._claim(
+                    queue, project, claim_id, terms, queue_meta,
+                    planned_with=packed))
+            if planned is not None:
+                queue_meta, hashes = planned
+                return self._claimed(queue, project, claim_id, hashes,
+                                     queue_meta, now)
         queue_meta = self._queue_ctrl.get(queue, project=project)
         hashes = self._claim(queue, project, claim_id, terms, queue_meta)
         return self._claimed(queue, project, claim_id, hashes, queue_meta,

@@ -120,25 +120,14 @@ class MessageController(steering.Steering,
         messages = list(messages)
         client_uuid = str(uuid.UUID(str(client_uuid)))
         if self._metadata is not None:
-            packed = self._metadata.get(queue, project)
-            for _ in range(queue_metadata.STALE_PLANS):
-                try:
-                    terms = common.plan(self.driver,
-                                        queue_metadata.unpack(packed),
-                                        messages)
-                except delay_errors.Refused:
-                    # Refused by the metadata last seen: by the queue's?
-                    fresh = self._metadata.read(queue, project)
-                    if fresh == packed:
-                        raise
-                    packed = fresh
-                    continue
-                answers = self.store(queue, project, messages, client_uuid,
-                                     *terms, planned_with=packed)
-                packed = queue_metadata.stale(answers)
-                if packed is None:
-                    return answers
-                self._metadata.put(queue, project, packed)
+            planned = self._metadata.planned(
+                queue, project, lambda queue_meta, packed: self.store(
+                    queue, project, messages, client_uuid,
+                    *common.plan(self.driver, queue_meta, messages),
+                    planned_with=packed),
+                refused=delay_errors.Refused)
+            if planned is not None:
+                return planned[1]
         delays, dedups, keep = common.post_plan(
             self.driver, self._queue_ctrl, queue, project, messages,
             metadata)
