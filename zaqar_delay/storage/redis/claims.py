@@ -120,14 +120,15 @@ class ClaimController(upstream_claims.ClaimController):
     def _dead_letter(self, queue, project, claim_id, claimed, policy, now):
         """Move messages claimed too often; return the ones to deliver."""
         deliver = []
+        dead = keys.index(policy.queue, project)
         for msg in claimed:
             if not deadletter.moves(policy, msg['claim_count']):
                 deliver.append(msg)
                 continue
             self._lua['dead_letter'](
                 keys=list(keys.index(queue, project)) +
-                list(keys.index(policy.queue, project)) +
-                [keys.rank_counter(policy.queue, project), msg['id']] +
+                [dead.messages, dead.ready,
+                 keys.rank_counter(policy.queue, project), msg['id']] +
                 keys.claim(queue, project, claim_id) +
                 [keys.history(queue, project), keys.METRICS],
                 args=[now, claim_id, policy.ttl or '', policy.queue])
