@@ -21,16 +21,11 @@ _BUCKETS = list(counts.CLAIM_BUCKETS_MS)
 class ClaimController(upstream_claims.ClaimController):
     """Claims that take only ready messages, atomically and idempotently.
 
-    Claim records are upstream's, so ``redis`` reads them too: a hash per
-    claim (key: the claim id; fields ``id t e n``, and ``cm``, when it
-    was made or last renewed in milliseconds), the list
-    ``messages.<claim id>`` of its message ids, and the sorted set
-    ``<project>.<queue>.claims`` (claim expiry -> claim id). Each
+    Claim records are upstream's, so ``redis`` reads them too. Each
     operation is one Lua script that also moves the claimed messages
-    between the index sets described in
-    :class:`zaqar_delay.storage.redis.messages.MessageController`. A
-    claim is planned with the queue's metadata as last seen, which its
-    script checks (``metadata``).
+    between the queue's index sets. A claim is planned with the queue's
+    metadata as last seen, which its script checks (``metadata``). Keys
+    and fields: doc/source/redis.rst.
     """
 
     def __init__(self, *args, **kwargs):
