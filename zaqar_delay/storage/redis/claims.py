@@ -11,7 +11,6 @@ from zaqar_delay import deadletter
 from zaqar_delay import retry
 from zaqar_delay.storage import message
 from zaqar_delay.storage.redis import keys
-from zaqar_delay.storage.redis import metadata as queue_metadata
 from zaqar_delay.storage.redis import records
 
 # ARGV[15..] of the claim script: the claim lateness buckets (ms) it
@@ -22,16 +21,11 @@ _BUCKETS = list(counts.CLAIM_BUCKETS_MS)
 class ClaimController(upstream_claims.ClaimController):
     """Claims that take only ready messages, atomically and idempotently.
 
-    Claim records are upstream's, so ``redis`` reads them too: a hash per
-    claim (key: the claim id; fields ``id t e n``, and ``cm``, when it
-    was made or last renewed in milliseconds), the list
-    ``messages.<claim id>`` of its message ids, and the sorted set
-    ``<project>.<queue>.claims`` (claim expiry -> claim id). Each
+    Claim records are upstream's, so ``redis`` reads them too. Each
     operation is one Lua script that also moves the claimed messages
-    between the index sets described in
-    :class:`zaqar_delay.storage.redis.messages.MessageController`. A
-    claim is planned with the queue's metadata as last seen, which its
-    script checks (``metadata``).
+    between the queue's index sets. A claim is planned with the queue's
+    metadata as last seen, which its script checks (``metadata``). Keys
+    and fields: doc/source/redis.rst.
     """
 
     def __init__(self, *args, **kwargs):
@@ -90,16 +84,14 @@ class ClaimController(upstream_claims.ClaimController):
         terms = self._terms(now, claim_id, metadata) + [
             limit, self.driver.delay_conf.promote_batch_size]
         if self._metadata is not None:
-            packed = self._metadata.get(queue, project)
-            for _ in range(queue_metadata.STALE_PLANS):
-                queue_meta = queue_metadata.unpack(packed)
-                hashes = self._claim(queue, project, claim_id, terms,
-                                     queue_meta, planned_with=packed)
-                packed = queue_metadata.stale(hashes)
-                if packed is None:
-                    return self._claimed(queue, project, claim_id, hashes,
-                                         queue_meta, now)
-                self._metadata.put(queue, project, packed)
+            planned = self._metadata.planned(
+                queue, project, lambda queue_meta, packed: self._claim(
+                    queue, project, claim_id, terms, queue_meta,
+                    planned_with=packed))
+            if planned is not None:
+                queue_meta, hashes = planned
+                return self._claimed(queue, project, claim_id, hashes,
+                                     queue_meta, now)
         queue_meta = self._queue_ctrl.get(queue, project=project)
         hashes = self._claim(queue, project, claim_id, terms, queue_meta)
         return self._claimed(queue, project, claim_id, hashes, queue_meta,
@@ -123,14 +115,15 @@ class ClaimController(upstream_claims.ClaimController):
     def _dead_letter(self, queue, project, claim_id, claimed, policy, now):
         """Move messages claimed too often; return the ones to deliver."""
         deliver = []
+        dead = keys.index(policy.queue, project)
         for msg in claimed:
             if not deadletter.moves(policy, msg['claim_count']):
                 deliver.append(msg)
                 continue
             self._lua['dead_letter'](
                 keys=list(keys.index(queue, project)) +
-                list(keys.index(policy.queue, project)) +
-                [keys.rank_counter(policy.queue, project), msg['id']] +
+                [dead.messages, dead.ready,
+                 keys.rank_counter(policy.queue, project), msg['id']] +
                 keys.claim(queue, project, claim_id) +
                 [keys.history(queue, project), keys.METRICS],
                 args=[now, claim_id, policy.ttl or '', policy.queue])

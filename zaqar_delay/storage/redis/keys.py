@@ -26,8 +26,13 @@ CLAIM_EXPIRY = 'delay.claim_expiry'  # claim expiry -> id: held by a claim
 SUFFIXES = (MESSAGES, READY, WAITING, DUE, CLAIMED, CLAIM_EXPIRY)
 
 
-# Waiting messages are in chunks of CHUNK ranks (scripts/index.lua).
+# Waiting messages are in chunks of CHUNK ranks: chunk c of a queue is
+# the sorted set <waiting>CHUNK_INFIX<c>, and <waiting>WAITING_COUNT
+# counts them. Defined here only: the scripts get them when loaded
+# (``scripting.source``, scripts/index.lua).
 CHUNK = 128
+CHUNK_INFIX = '.#'
+WAITING_COUNT = '.#n'
 # The waiting sets of stores written before chunks (rank -> id and due
 # time -> id), which ``migrate`` replaces.
 UNCHUNKED = ('delay.waiting', 'delay.due')
@@ -44,12 +49,12 @@ class Index(collections.namedtuple(
 
     def chunk(self, c):
         """The sorted set of waiting chunk ``c``: rank -> due time."""
-        return '%s.#%s' % (self.waiting, c)
+        return '%s%s%s' % (self.waiting, CHUNK_INFIX, c)
 
     @property
     def waiting_count(self):
         """A string: how many messages wait, in all chunks."""
-        return self.waiting + '.#n'
+        return self.waiting + WAITING_COUNT
 
     @property
     def unchunked(self):

@@ -30,65 +30,13 @@ class MessageController(steering.Steering,
                         upstream_messages.MessageController):
     """Messages of a delayed queue, indexed so that no scan grows.
 
-    Upstream's records are kept unchanged, so ``redis`` can read what
-    ``redis.delay`` writes: a hash per message (key: the message id;
-    fields ``id t cr e u c c.e c.c d b cs`` as in upstream's
-    MessageController, ``d`` being the due time in whole seconds) and
-    the ``<project>.<queue>.messages`` sorted set (rank -> id). A message
-    also has ``dm``, its due time in milliseconds (doc/source/redis.rst,
-    `Due times`). On a queue
-    with ``_retry_backoff``, a claimed message's hash also has ``rb``:
-    the seconds it waits when its claim gives it back (``zaqar_delay.
-    retry``). On a queue with ``_dedup_key``, ``<project>.<queue>.dedup.
-    <digest>`` holds ``<message id> <window end>``: the message holding
-    a key value, until then (``zaqar_delay.dedup``; the post script keeps
-    it). On a queue with ``_history_ttl``, each message posted has ``h``
-    (that ttl) and every script that changes it appends the change to
-    the queue's stream ``zaqar_delay.history.<n>:<project>.<queue>``
-    in the same step (``zaqar_delay.storage.redis.history``); a message
-    without ``h`` costs no more than before.
-
-    This driver adds a few keys per queue; every message is in exactly
-    one state, and each state is indexed by rank and, where it ends on
-    its own, by the time it ends:
-
-    ==========================================  =================  ==========
-    Key                                         Score              Holds
-    ==========================================  =================  ==========
-    ``<project>.<queue>.delay.ready``           rank               due, free
-    ``<project>.<queue>.delay.claimed``         rank               claimed
-    ``<project>.<queue>.delay.claim_expiry``    claim expiry       claimed
-    ``<project>.<queue>.delay.wait.#<c>``       due time (``d``)   not due
-    ==========================================  =================  ==========
-
-    Messages not due are kept by rank in chunks of ``keys.CHUNK`` ranks,
-    each a sorted set small enough for redis's compact encoding (member:
-    the rank; the id is the rank's member in ``messages``), with the
-    chunks listed in ``delay.wait`` (by chunk) and ``delay.wait_due`` (by
-    their earliest due time) and counted in ``delay.wait.#n``
-    (``scripts/index.lua``, ``waiting``).
-
-    With zaqar-delay's notifier stage, one more sorted set per store,
-    ``zaqar_delay.pushes``, holds the pushes to subscribers still to make:
-    each message's ``<id>/<queue>/<project>`` scored by its due time,
-    written by the post script. A dispatcher takes the due ones
-    (``push_take.lua``), rescoring them at its lease expiry, and removes
-    each once pushed (``pushes.Pushes``). The hash
-    ``zaqar_delay.pushes.delivered`` maps a push not yet done to the
-    subscribers that answered 2xx for it (line feeds between), written
-    while others are retried and removed with the push.
-
-    A claim takes the lowest ranks of ``ready``; a default list page is a
-    range of ``ready`` after the marker rank; with ``include_claimed`` or
-    ``include_delayed`` the ``claimed`` range or the waiting chunks are
-    merged in.
-    Waiting messages whose time came and claimed ones whose claim ended
-    are moved back to ``ready`` (or, with a retry backoff, to ``waiting``)
-    lazily, by the claim and list scripts, at most ``[delay]
-    promote_batch_size`` of each per call. Every change is
-    one Lua script (``scripts/``), so it is atomic and O(log n) per
-    message touched whatever the backlog. A message without ``d``
-    counts as due. List markers are ranks.
+    Upstream's records are kept as upstream writes them, so ``redis``
+    reads what ``redis.delay`` writes; each queue also has sorted sets
+    indexing its messages by state (``keys.Index``). Every change is one
+    Lua script (``scripts/``): atomic, O(log n) per message touched
+    whatever the backlog, with at most ``[delay] promote_batch_size``
+    promotions per call. List markers are ranks. Keys, fields and costs:
+    doc/source/redis.rst.
     """
 
     def __init__(self, *args, **kwargs):
@@ -120,25 +68,14 @@ class MessageController(steering.Steering,
         messages = list(messages)
         client_uuid = str(uuid.UUID(str(client_uuid)))
         if self._metadata is not None:
-            packed = self._metadata.get(queue, project)
-            for _ in range(queue_metadata.STALE_PLANS):
-                try:
-                    terms = common.plan(self.driver,
-                                        queue_metadata.unpack(packed),
-                                        messages)
-                except delay_errors.Refused:
-                    # Refused by the metadata last seen: by the queue's?
-                    fresh = self._metadata.read(queue, project)
-                    if fresh == packed:
-                        raise
-                    packed = fresh
-                    continue
-                answers = self.store(queue, project, messages, client_uuid,
-                                     *terms, planned_with=packed)
-                packed = queue_metadata.stale(answers)
-                if packed is None:
-                    return answers
-                self._metadata.put(queue, project, packed)
+            planned = self._metadata.planned(
+                queue, project, lambda queue_meta, packed: self.store(
+                    queue, project, messages, client_uuid,
+                    *common.plan(self.driver, queue_meta, messages),
+                    planned_with=packed),
+                refused=delay_errors.Refused)
+            if planned is not None:
+                return planned[1]
         delays, dedups, keep = common.post_plan(
             self.driver, self._queue_ctrl, queue, project, messages,
             metadata)

@@ -70,6 +70,34 @@ class Cache:
             self._known = {}
         self._known[keys.queue_hash(queue, project)] = packed or b''
 
+    def planned(self, queue, project, run, refused=()):
+        """``(metadata, reply)`` of ``run(metadata, packed)``, a script
+        call planned with the queue's metadata as last seen (a dict, and
+        packed). On a stale plan reply the metadata it holds is kept and
+        ``run`` called again; when ``run`` raises one of ``refused``, the
+        metadata is read again and ``run`` called again, unless it did
+        not change (then the error is raised). None after
+        ``STALE_PLANS`` calls planned with metadata the queue no longer
+        had: the caller reads it through the queue controller."""
+        packed = self.get(queue, project)
+        for _ in range(STALE_PLANS):
+            queue_meta = unpack(packed)
+            try:
+                reply = run(queue_meta, packed)
+            except refused:
+                # Refused by the metadata last seen: by the queue's?
+                fresh = self.read(queue, project)
+                if fresh == packed:
+                    raise
+                packed = fresh
+                continue
+            fresh = stale(reply)
+            if fresh is None:
+                return queue_meta, reply
+            self.put(queue, project, fresh)
+            packed = fresh
+        return None
+
 
 def stale(reply):
     """The queue's packed metadata when a script refused a plan made

@@ -1,8 +1,10 @@
 """Load the Lua scripts that sit beside this module.
 
-A line ``--- @include "name"`` is replaced by the text of ``name.lua``;
-every other script is one atomic command whose header lists its KEYS,
-ARGV and return value.
+A line ``--- @include "name"`` is replaced by the text of ``name.lua``,
+and the line ``--- @layout`` (in ``index.lua``) by Lua locals holding
+the chunk layout of ``keys`` (``CHUNK``, ``CHUNK_INFIX``,
+``WAITING_COUNT``), defined there only; every other script is one
+atomic command whose header lists its KEYS, ARGV and return value.
 
 Scripts are redis-py registered scripts: run by SHA, and loaded again
 on a ``NOSCRIPT`` reply, which is what a primary promoted by Sentinel
@@ -18,10 +20,12 @@ import re
 from redis import exceptions
 
 from zaqar_delay import errors
+from zaqar_delay.storage.redis import keys
 
 _FOLDER = os.path.join(os.path.dirname(os.path.abspath(__file__)),
                        'scripts')
 _INCLUDE = re.compile(r'^--- @include "([a-z_]+)"$', re.MULTILINE)
+_LAYOUT = re.compile(r'^--- @layout$', re.MULTILINE)
 
 # ``[drivers:message_store:redis.delay]`` wait_replicas and
 # wait_timeout_ms; replicas 0: no WAIT.
@@ -29,10 +33,17 @@ Replication = collections.namedtuple('Replication', 'replicas timeout_ms')
 NO_WAIT = Replication(0, 0)
 
 
+def layout():
+    """The Lua line that ``--- @layout`` stands for."""
+    return "local CHUNK, CHUNK_INFIX, WAITING_COUNT = %d, '%s', '%s'" % (
+        keys.CHUNK, keys.CHUNK_INFIX, keys.WAITING_COUNT)
+
+
 def source(name):
-    """Return the text of script ``name`` with its includes expanded."""
+    """Return the text of script ``name`` with its includes and layout
+    expanded."""
     with open(os.path.join(_FOLDER, name + '.lua')) as script:
-        text = script.read()
+        text = _LAYOUT.sub(lambda match: layout(), script.read())
     return _INCLUDE.sub(lambda match: source(match.group(1)), text)
 
 

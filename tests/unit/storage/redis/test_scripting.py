@@ -6,6 +6,25 @@ import testtools
 from zaqar_delay.storage.redis import keys
 from zaqar_delay.storage.redis import scripting
 
+FOLDER = os.path.dirname(os.path.abspath(scripting.__file__))
+# The functions that build key names in Lua, the exception to "every key
+# in KEYS" documented in scripts/index.lua's header.
+BUILDERS = {'chunk_key', 'count_key'}
+LAYOUT = ('CHUNK', 'CHUNK_INFIX', 'WAITING_COUNT')
+
+
+def lua_files():
+    """(name, text) of each file of scripts/."""
+    for name in sorted(os.listdir(os.path.join(FOLDER, 'scripts'))):
+        with open(os.path.join(FOLDER, 'scripts', name)) as f:
+            yield name, f.read()
+
+
+def code(text):
+    """Lua text without its comments."""
+    return re.sub(r'--[^\n]*', '', re.sub(r'--\[\[.*?--\]\]', '', text,
+                                          flags=re.DOTALL))
+
 
 class ScriptsTest(testtools.TestCase):
 
@@ -20,13 +39,54 @@ class ScriptsTest(testtools.TestCase):
     def test_includes_are_expanded(self):
         self.assertIn('local function promote', scripting.source('claim'))
 
-    def test_scripts_do_not_build_key_names(self):
-        folder = os.path.dirname(scripting.source.__code__.co_filename)
+    def test_scripts_build_key_names_only_as_documented(self):
         call = re.compile(r"redis\.call\('\w+', ([^,)]+)")
-        for name in os.listdir(os.path.join(folder, 'scripts')):
-            with open(os.path.join(folder, 'scripts', name)) as f:
-                for key in call.findall(f.read()):
-                    self.assertNotIn('..', key, name)
+        concatenated = re.compile(r'\blocal (\w+)\s*=[^\n]*\.\.')
+        builder = re.compile(r'local function (\w+)\([^)]*\)\s*return '
+                             r'[^\n]*\.\.')
+        for name, text in lua_files():
+            body = code(text)
+            built = set(concatenated.findall(body))
+            for key in call.findall(body):
+                self.assertNotIn('..', key, name)
+                self.assertNotIn(key.strip(), built, name)
+                called = re.match(r'\s*(\w+)\(', key)
+                if called:
+                    self.assertIn(called.group(1), BUILDERS, name)
+            self.assertEqual(BUILDERS if name == 'index.lua' else set(),
+                             set(builder.findall(body)), name)
+        header = scripting.source('index').split('--]]', 1)[0]
+        for documented in sorted(BUILDERS) + ['CHUNK_INFIX',
+                                              'WAITING_COUNT']:
+            self.assertIn(documented, header)
+
+    def test_the_chunk_layout_is_defined_once_in_keys(self):
+        assigned = re.compile(r'^\s*(?:local\s+)?([\w, ]+?)\s*=[^=]',
+                              re.MULTILINE)
+        for name, text in lua_files():
+            body = code(text)
+            names = {n.strip() for found in assigned.findall(body)
+                     for n in found.split(',')}
+            self.assertEqual(set(), names & set(LAYOUT), name)
+            for literal in ("'%s" % keys.CHUNK_INFIX, str(keys.CHUNK)):
+                self.assertNotIn(literal, body, name)
+        for path, _, files in os.walk(os.path.dirname(FOLDER)):
+            for name in files:
+                if name.endswith('.py') and name != 'keys.py':
+                    with open(os.path.join(path, name)) as f:
+                        text = f.read()
+                    self.assertNotIn("'%s" % keys.CHUNK_INFIX, text, name)
+                    self.assertIsNone(re.search(
+                        r'^(%s)\s*=' % '|'.join(LAYOUT), text,
+                        re.MULTILINE), name)
+        # What every queue script gets is keys.py's.
+        line = scripting.layout()
+        self.assertEqual("local CHUNK, CHUNK_INFIX, WAITING_COUNT = "
+                         "%d, '%s', '%s'" % (keys.CHUNK, keys.CHUNK_INFIX,
+                                             keys.WAITING_COUNT), line)
+        for name in scripting.Scripts.QUEUE:
+            self.assertEqual(1, scripting.source(name).count(line), name)
+            self.assertNotIn('--- @layout', scripting.source(name), name)
 
     def test_index_keys_are_named_once_and_never_shadowed(self):
         names = keys.Index._fields + ('own_sets', 'index_sets')

@@ -2,14 +2,15 @@
 dead_letter: move one claimed message to its dead letter queue.
 
 KEYS[1..6]   index keys of the source queue (see index.lua)
-KEYS[7..12]  index keys of the dead letter queue, same order
-KEYS[13]     <project>.<dead letter queue>.rank_counter
-KEYS[14]     the message hash key (its id)
-KEYS[15]     <project>.<queue>.claims    zset claim expiry -> claim id
-KEYS[16]     <claim id>                  hash: id, t, e, n
-KEYS[17]     messages.<claim id>         list of claimed message ids
-KEYS[18]     the source queue's history stream (see history.lua)
-KEYS[19]     zaqar_delay.metrics   hash: the store's counters (metrics.lua)
+KEYS[7]      <project>.<dead letter queue>.messages     zset rank -> id
+KEYS[8]      <project>.<dead letter queue>.delay.ready  zset rank -> id
+KEYS[9]      <project>.<dead letter queue>.rank_counter
+KEYS[10]     the message hash key (its id)
+KEYS[11]     <project>.<queue>.claims    zset claim expiry -> claim id
+KEYS[12]     <claim id>                  hash: id, t, e, n
+KEYS[13]     messages.<claim id>         list of claimed message ids
+KEYS[14]     the source queue's history stream (see history.lua)
+KEYS[15]     zaqar_delay.metrics   hash: the store's counters (metrics.lua)
 
 ARGV[1] now     ARGV[2] claim id     ARGV[3] new ttl ('' keeps the ttl)
 ARGV[4] the dead letter queue's name (for the history)
@@ -17,17 +18,17 @@ ARGV[4] the dead letter queue's name (for the history)
 The message leaves every set of the source queue and its claim, and
 becomes ready in the dead letter queue with the next rank there; it
 is recorded as dead_lettered in the source queue's history when the
-message keeps one, and counted ('dead_lettered') in KEYS[19].
+message keeps one, and counted ('dead_lettered') in the metrics hash.
 Returns 1, or 0 when the message is gone or no longer held by the claim.
 --]]
 --- @include "index"
 --- @include "history"
 local now = tonumber(ARGV[1])
 local claim_id = ARGV[2]
-local mid = KEYS[14]
-local dlq_messages, dlq_ready, dlq_rank_counter = KEYS[7], KEYS[8], KEYS[13]
-local claims, claim_hash, claim_list = KEYS[15], KEYS[16], KEYS[17]
-local history, metrics = KEYS[18], KEYS[19]
+local dlq_messages, dlq_ready, dlq_rank_counter = KEYS[7], KEYS[8], KEYS[9]
+local mid = KEYS[10]
+local claims, claim_hash, claim_list = KEYS[11], KEYS[12], KEYS[13]
+local history, metrics = KEYS[14], KEYS[15]
 
 local held = redis.call('HMGET', mid, 'c', 'h')
 if held[1] ~= claim_id then

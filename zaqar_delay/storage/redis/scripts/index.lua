@@ -13,23 +13,41 @@ names the queue index keys, the same six first in every script's KEYS
 Waiting (delayed) messages are kept in chunks of CHUNK ranks, so that
 each chunk stays in redis's compact sorted set encoding: chunk c holds
 ranks c * CHUNK .. c * CHUNK + CHUNK - 1 in the sorted set
-``<waiting>.#<c>`` (member: rank, score: due time). ``waiting`` lists
-the chunks that hold any (score: c), ``due`` the same chunks scored by
-their earliest due time, and ``<waiting>.#n`` (a string) counts the
-waiting messages. These keys are named from KEYS[3], like the message
-hashes are named by the ids the sets hold. A waiting message's id is
-its rank's member in ``messages``.
+chunk_key(c) (member: rank, score: due time). ``waiting`` lists the
+chunks that hold any (score: c), ``due`` the same chunks scored by
+their earliest due time, and count_key() (a string) counts the waiting
+messages. A waiting message's id is its rank's member in ``messages``.
+
+The only keys a script touches that are not in its KEYS:
+  - message hashes, named by the ids the index sets hold (upstream's
+    layout);
+  - chunk_key(c, w) = <w>CHUNK_INFIX<c> and count_key(w) =
+    <w>WAITING_COUNT, w being KEYS[3] or another queue's ``waiting``
+    given in KEYS (move.lua); built by these two functions only.
+CHUNK, CHUNK_INFIX and WAITING_COUNT are defined in keys.py only: the
+@layout line below is replaced by them when a script is loaded
+(scripting.py).
 --]]
 local messages, ready, waiting, due, claimed, claim_expiry =
     KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
+--- @layout
 -- The sets holding message ids: a message leaves them all when it goes
 -- (and its waiting entry, see unwait), and the own ones when its state
 -- changes.
 local own_sets = {ready, claimed, claim_expiry}
 local index_sets = {messages, ready, claimed, claim_expiry}
 
-local CHUNK = 128
-local waiting_count = waiting .. '.#n'
+-- The keys of chunk c and of the count, of this queue (`waiting`) or
+-- of another queue's `waiting` key w given with them.
+local function chunk_key(c, w)
+    return (w or waiting) .. CHUNK_INFIX .. c
+end
+
+local function count_key(w)
+    return (w or waiting) .. WAITING_COUNT
+end
+
+local waiting_count = count_key()
 
 -- Times are unix seconds to the millisecond. A message keeps its due
 -- time in its hash twice: 'd', whole seconds (upstream's field: the
@@ -58,12 +76,6 @@ local function chunk_of(rank)
     return string.format('%d', math.floor(tonumber(rank) / CHUNK))
 end
 
--- The chunk functions work on this queue's keys, or on another queue's
--- `waiting` and `due` keys (w, d) given with them (move.lua).
-local function chunk_key(c, w)
-    return (w or waiting) .. '.#' .. c
-end
-
 -- Keeps chunk c's entries in `waiting` and `due` true to what it holds.
 local function chunk_changed(c)
     local first = redis.call('ZRANGE', chunk_key(c), 0, 0, 'WITHSCORES')
@@ -75,14 +87,15 @@ local function chunk_changed(c)
     end
 end
 
--- Makes the message of `rank` wait until `due_at`.
+-- Makes the message of `rank` wait until `due_at`, in this queue or in
+-- another queue whose `waiting` and `due` keys (w, d) are given
+-- (move.lua).
 local function wait_until(rank, due_at, w, d)
     w, d = w or waiting, d or due
     local c = chunk_of(rank)
-    local count = w == waiting and waiting_count or w .. '.#n'
     if redis.call('ZADD', chunk_key(c, w), due_at,
                   string.format('%d', rank)) == 1 then
-        redis.call('INCR', count)
+        redis.call('INCR', count_key(w))
     end
     redis.call('ZADD', w, c, c)
     local earliest = redis.call('ZSCORE', d, c)
