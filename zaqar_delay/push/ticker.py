@@ -1,40 +1,12 @@
 """The tick pass: posts schedules' ticks, beside every push pass.
 
-A store's schedule index (``driver.schedule_store``) holds, per queue
-with schedules, when to look at it next (the earliest next tick of its
-schedules) and, per schedule, its ``after`` (``ticks``). A pass takes
-the queues due (each for ``lease`` seconds, so that one dispatcher
-looks at a queue at a time), reads each one's ``_schedules`` metadata,
-posts the ticks ``ticks.plan`` gives through the driver's message
-controller, then writes the new ``after``s, when it wrote them
-(``ticks.PASSED``, kept with the afters) and the next look.
-
-Exactly one message per tick: a tick's message has the identity
-``schedule <name> <tick>`` (``dedup.IDENTITY``), so a tick posted by
-two dispatchers (one whose lease ran out under it, or that died before
-writing its ``after``) is stored once while its message lives. No tick
-is lost to a slow store: a pass whose lease ran out before it recorded
-leaves the queue to the next pass, and a dispatcher counts every tick
-since its first pass as on time (``ticks.plan``'s ``up``), however late
-the store let it find the tick; ``catch_up`` applies to the ticks due
-before every running dispatcher began. Cost:
-one take per pass, O(log n) in the number of queues with schedules;
-per take, one read of the queues' afters and one write of what was
-done, and per queue its metadata read and one post; an idle pass is
-one take.
-
-Store interface (``storage/<backend>/schedules.py``): ``touch(queue,
-project, at, defined)`` (look at ``at``; the schedules were set at
-``defined``), ``defined(queue, project)`` -> the ``defined`` of the
-latest touch, or None, ``take(now, limit, lease)`` -> [(queue,
-project)], ``afters(queue, project)`` -> {``ticks.key``: after, and
-``ticks.PASSED``, perhaps ``ticks.DEFINED``}, ``afters_of(taken)`` -> the
-same for each (queue, project), ``advance_all([(queue, project, afters,
-next_look, held), ...])``,
-``advance(queue, project, afters, next_look or None, held)`` (afters
-only move forward; the next look is written only while the queue is
-still held until ``held``), ``next_due()``,
-``next_tick(queue, project)``, ``listed(limit)``.
+A pass takes the queues due in the store's schedule index
+(``base.ScheduleStore``), each for a lease, reads each one's
+``_schedules`` metadata, posts the ticks ``ticks.plan`` gives and
+records the new afters and the next look. A tick's message carries the
+identity ``schedule <name> <tick>`` (``dedup.IDENTITY``), so a tick
+posted twice is stored once while its message lives. Why no tick is
+lost or doubled, and the cost: doc/source/schedules.rst.
 """
 
 from concurrent import futures

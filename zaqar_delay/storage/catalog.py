@@ -1,37 +1,15 @@
 """Find the store that holds a queue, pooled or not.
 
-Without pooling, every queue is in the store the config files name
-(``[drivers] message_store``). With pooling, Zaqar's catalog (the
-management store's catalogue) says which pool holds each queue; that
-pool's URI and options make its data driver, as Zaqar itself makes it.
-Used by ``zaqar-delay-manage history``, ``replay`` and ``export
---history`` (doc/source/history.rst).
-
-``pool_queues``: the queues the catalog maps to one pool. Zaqar's
-catalogue controller lists a project's queues, not a pool's; a metrics
-reader needs a pool's (a ``redis.delay`` pool has no other list of its
-queues: Zaqar writes ``msgset_index`` when it creates a queue in an
-unpooled redis store only). So it reads the catalogue of the management
-store as upstream stores it, checked against the Zaqar releases in
-``zaqar_delay.version.CHECKED_ZAQAR`` (the SQL catalogue by
-``tests/unit/storage/test_catalog.py``, the MongoDB one by the pooled
-redis.delay scrape of ``tests/functional/metrics/test_scrape.py``;
-upstream's private ``_normalize`` of each is taken through
-``storage.upstream.private``, which fails on import when it is gone):
-
-==========  =========================================  ================
-Store       Catalogue                                  Request
-==========  =========================================  ================
-mongodb     collection ``catalogue`` of the management  one query on
-            database: ``{p_q: '<project>/<queue>',      ``s`` (no index:
-            s: <pool>}``                                reads each entry)
-sqlalchemy  table ``Catalogue`` (``pool project         one SELECT
-            queue``)
-redis       per-project sorted sets only                none: unknown
-==========  =========================================  ================
-
-Its cost grows with the queues of the deployment (one catalogue entry a
-queue), never with their messages.
+Without pooling, every queue is in the store ``[drivers] message_store``
+names; with pooling, Zaqar's catalog names the pool, whose URI and
+options make its data driver as Zaqar makes it (doc/source/history.rst).
+``pool_queues`` reads the queues of one pool from the management
+store's catalogue as upstream stores it (mongodb, sqlalchemy; none on
+redis), one request, O(queues of the deployment): doc/source/metrics.rst.
+Upstream's private ``_normalize`` of each is fenced by
+``storage.upstream.private`` and checked against
+``zaqar_delay.version.CHECKED_ZAQAR`` (SQL: tests/unit/storage/
+test_catalog.py; MongoDB: tests/functional/metrics/test_scrape.py).
 """
 
 import sqlalchemy as sa

@@ -1,36 +1,10 @@
 """The counters a ``mongodb.delay`` store keeps for the metrics exporter.
 
-One document in the first message database's ``zaqar_delay_metrics``
-collection, ``{_id: 'store'}``, whose fields are those of
-``zaqar_delay.counts.Counted``:
-
-=============================  ========================================
-Field                          Counts
-=============================  ========================================
-``ms:le:<b>`` ``ms:le:inf``    claims of delayed messages whose lateness
-                               (claim time minus ``d``, milliseconds)
-                               is at most ``b`` (and above the previous
-                               bound; not cumulative)
-``ms:sum`` ``ms:count``        their lateness in ms, and how many
-``early``                      claims of messages not due yet (must
-                               stay 0)
-``released_backoff``           messages a release gave back with a
-                               retry backoff
-``expired_backoff``            messages whose claim expired given back
-                               with a retry backoff (by the next claim
-                               or list)
-``dead_lettered``              messages moved to a dead-letter queue
-=============================  ========================================
-
-A claim, release, give-back of ended claims (``giveback``) or
-dead-letter adds its counts with one ``$inc`` upsert, and only when it
-has something to count: a claim of messages posted without a delay adds
-none. A message was delayed when its due time ``d`` is at least a
-second after its id's whole second (``DELAYED``): one posted without a
-delay is due in the millisecond of its post, within its id's second
-(``posting``: both from one reading of Zaqar's clock), or, written by
-earlier versions, at that second; one posted with a delay, or given
-back with a retry backoff, is due at least a second after its post.
+One document, ``{_id: 'store'}`` in ``COLLECTION`` of the first message
+database, with the fields of ``zaqar_delay.counts.Counted``; each
+change is one ``$inc`` upsert, none when there is nothing to count.
+The fields and when a message counts as delayed: doc/source/mongodb.rst,
+"Claim counters".
 """
 
 from pymongo import errors
@@ -49,7 +23,8 @@ def _collection(driver):
 
 
 def delayed(doc):
-    """Whether a message document was delayed (see above)."""
+    """Whether a message document was delayed: due ``DELAYED`` seconds
+    or more after its id's second."""
     due = doc.get('d')
     created = doc['_id'].generation_time.timestamp()
     return due is not None and due - created >= DELAYED

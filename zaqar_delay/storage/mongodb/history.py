@@ -1,41 +1,11 @@
 """Read and replay a queue's history on ``mongodb.delay``.
 
-A message posted while its queue has ``_history_ttl`` carries its
-history in its own document (``updates.record``), each event appended by
-the update that makes the change it records:
-
-==============  =========================================================
-Field           Holds
-==============  =========================================================
-``h``           the queue's ``_history_ttl`` when it was posted (s)
-``hv``          its events, in order: ``k`` the kind, ``t`` Zaqar's time
-                (UNIX seconds), and the kind's fields (``ttl delay due
-                dedup``; ``claim count``; ``claim wait``; ``claim to
-                as``; ``claim popped``; ``to as``), as in the redis
-                stream; a posted event's body is the document's ``b``,
-                its ``due`` the message's ``d`` (to the millisecond)
-``s``           4 (processed) once deleted, dead-lettered or found
-                expired: kept, in no live state, until ``e``
-``a``           processed: when
-``x``           its expiry (UNIX seconds; a claim that outlives it moves
-                it, as upstream's claim moves ``e``)
-``e``           live: ``x`` + ``h``; processed: ``a`` + ``h``; removed
-                then by upstream's TTL index on ``e``
-==============  =========================================================
-
-A message whose expiry passed unseen is kept, in its live state, past
-``x``: claims, lists and gets pass it over (``ready``, ``past``), and
-a claim or list that finds it ready at the head of its queue marks it
-processed at ``x`` with its ``expired`` event (``updates.EXPIRED``); one
-found in another state, or not yet found, is read as ``expired`` at
-``x`` by ``read``. Documents without ``x`` cost nothing more: claims
-and lists read ``x`` with what they read already, and make the update
-only when they found one past it.
-
-Reading a queue's history in a time range reads its processed documents
-from ``since`` on (the ``p_q s a`` index) and its live ones that keep
-history (the ``p_q s k`` index, one state at a time): O(processed in
-the range + live messages of the queue).
+A message that keeps history holds its events in its own document
+(``h``, ``hv``, ``x``), each appended by the update that makes the
+change it records; a processed one is kept until ``e``. Reading a time
+range costs O(processed in the range + live messages of the queue).
+The fields and what a crash can lose: doc/source/history.rst, "On
+mongodb.delay".
 """
 
 from zaqar.storage.mongodb import utils

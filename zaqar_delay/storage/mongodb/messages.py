@@ -34,69 +34,11 @@ POST_DEADLINE = 120
 class DelayMessages:
     """The delay part of the message controllers (a mixin).
 
-    Upstream's document (see upstream's MessageController: ``p_q t e u c
-    d b k tx cs``) keeps upstream's formats (claim expiries ``c.e``,
-    whole seconds), except ``d``, the due time: UNIX seconds to the
-    millisecond (``posting.due``; upstream only compares it, so
-    ``mongodb`` still reads it; whole seconds in documents written
-    before, due at that second). ``_id`` is stamped by Zaqar's clock
-    (``posting.object_id``). The document gains these fields:
-
-    ========  ===============================================  ==========
-    Field     Meaning                                          Index
-    ========  ===============================================  ==========
-    ``s``     state: 0 ready, 1 waiting (``d`` ahead),         ``p_q s k``
-              2 claimed (a live claim holds it), 3 being
-              posted (inserted, not yet acknowledged), 4
-              processed (kept for its history, until ``e``)
-    ``a``     when the state ends: ``d`` while waiting,        ``p_q s a``
-              the claim's expiry while claimed, 0 when ready,
-              the insert's time while being posted
-    ``pa``    with zaqar-delay's notifier stage, the           ``pa``
-              message's pending push: its due time, then a
-              dispatcher's lease expiry; removed once pushed
-    ``pd``    the subscribers that answered 2xx for the push
-              while others are retried; removed with ``pa``
-    ``c.b``   on a queue with ``_retry_backoff``, the wait of
-              a claimed message when its claim gives it back:
-              ``d`` becomes that time plus ``c.b``
-    ``h hv``  with ``_history_ttl``: its seconds, the events
-              (``zaqar_delay.storage.mongodb.history``)
-    ``x``     with ``_history_ttl``: its expiry (UNIX s)
-    ``c.m``   held by a move (``moves``): the move; the claim
-              (``c.id``) is its lease
-    ``mg``    the message's move generation: one up each
-              time a move holds it
-    ``mo``    processed by a move: its copy's id
-    ``mv``    a move's copy, not yet revealed (waiting until
-              ``a``, then healed): ``g`` the generation that
-              placed it, ``o`` the original's id, ``q`` its
-              queue
-    ========  ===============================================  ==========
-
-    Every hot query is one of ``queries``: an equality prefix (``p_q`` and
-    one state) plus a range, on one index. A claim takes the first
-    ``limit`` documents of ``{p_q, s: ready}`` in ``k`` order from the
-    ``p_q s k`` index; a list page reads that index once per state asked
-    for (ready, claimed, waiting) after the marker and merges them in
-    ``k`` order, dropping the client's own messages unless ``echo``
-    (reading on until the page is full). Both examine O(limit) index
-    keys on MongoDB, whatever is waiting or claimed ahead. Waiting and
-    claimed documents whose ``a`` passed are set ready first, at most
-    ``[delay] promote_batch_size`` per state and call, found through the
-    ``p_q s a`` index (a move's copy left unrevealed is settled by
-    ``moves.heal`` instead); documents of a post that died between its
-    insert and its state update (being posted for ``POST_DEADLINE``
-    seconds) are deleted there too. Documents without ``s`` (written by
-    ``mongodb``) are not claimed or listed until ``zaqar-delay-manage
-    mongodb migrate`` sets it.
-
-    On secantusdb, the wire-protocol server the tests use, a query reads
-    every key in its index bounds before applying ``limit``: there the
-    hot claim path (ready scan, promotion, read-back, pop, a page of
-    ready messages) still costs nothing per delayed or claimed message
-    ahead, while a page of delayed messages, stats and first/last cost
-    O(messages of that state).
+    Upstream's documents, with a state ``s`` and its end ``a`` indexed
+    beside the due time ``d`` (to the millisecond): a claim or a list page
+    examines O(limit) index keys, whatever waits or is claimed ahead. Each
+    call first promotes at most ``[delay] promote_batch_size`` documents a
+    state. The fields, indexes and queries: doc/source/mongodb.rst.
     """
 
     def _ensure_indexes(self, collection):

@@ -1,7 +1,7 @@
 """The pending pushes of a ``mongodb.delay`` store.
 
-A pending push is the ``pa`` field of the message document itself (see
-the message controller's docstring), written with the message's state,
+A pending push is the ``pa`` field of the message document itself
+(doc/source/mongodb.rst), written with the message's state,
 so it goes when the message is deleted or expires. A dispatcher takes
 due ones with one guarded update each (``pa <= now`` becomes the lease
 expiry), so two dispatchers never take the same push while its lease

@@ -1,24 +1,10 @@
 """The schedule index of a ``mongodb.delay`` store (``zaqar_delay.schedules``).
 
-One collection in the first message database, ``zaqar_delay_schedules``:
-a document per queue with schedules, indexed on ``n``.
-
-=========  ==========================================================
-Field      Holds
-=========  ==========================================================
-``_id``    ``<queue>/<project>`` (queue names have no ``/``)
-``q p``    the queue name and project (None: no project)
-``n``      when to look at its schedules next (or a lease's end)
-``a``      ``[[schedule key, after], ...]`` (``ticks.key``: may have
-           dots), ``:passed`` among them
-``d``      when the queue's schedules were last set (``touch``)
-=========  ==========================================================
-
-A pass takes due documents one guarded update each (``n <= now``
-becomes the lease end), O(log n) on the ``n`` index, so finding due
-schedules never scans the queues. A pass records what it did with
-conditional updates: afters only move forward, and the next look is
-written only while the pass still holds the queue.
+One document a queue with schedules in ``zaqar_delay_schedules``; a
+take is one guarded update a queue, O(log n) on the next look's index;
+afters only move forward and the next look is written only while the
+pass still holds the queue. The fields: doc/source/mongodb.rst,
+"Schedule index".
 """
 
 import pymongo

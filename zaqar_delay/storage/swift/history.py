@@ -1,46 +1,12 @@
 """Write, read and replay a queue's history on ``swift.delay``.
 
-Each queue with ``_history_ttl`` has one container of events,
-``zaqar_delay_history:<queue>:<project>``; each event is one object
-that expires (``X-Delete-At``) ``_history_ttl`` seconds after it
-happened, which Swift then removes itself:
-
-==================================  =====================================
-Object name                         Content (JSON)
-==================================  =====================================
-``<t>.<us>.<message id>.<kind>``    the kind's fields, as on
-                                    ``redis.delay`` (``body``: posted's
-                                    body, decoded)
-``.<message id>.<kind>``            empty: the first writer of a
-                                    ``kind`` written once per message
-                                    (``ONCE``) made it
-==================================  =====================================
-
-``t`` is Zaqar's time of the event (ten digits, UNIX seconds) and ``us``
-the writer's clock in microseconds (sixteen digits; for a
-``posted`` event, when the post began: a claim can take the message
-before its ``posted`` event is written): a listing in
-name order, bounded by ``marker`` and ``end_marker``, reads a time range
-in time order (markers sort before every event, ``.`` before the
-digits, and are left out). Two deletes of one message (with its claim)
-can both be answered 204 by Swift; each writes its ``deleted`` event
-only once it created the message's marker (``If-None-Match: *``, one
-PUT more), so that the loser, answered 412, writes none: one ``deleted``
-event per message. A message's posted content holds ``history_ttl`` (the
-queue's ``_history_ttl`` when it was posted); a message without it
-records nothing. Claims made while their queue had ``_history_ttl``
-have ids that start with ``HISTORY_CLAIM``, so that a delete with such
-a claim reads the message it deletes (one GET more) and a delete with
-any other claim makes no request more.
-
-Swift has no step that changes a message and writes an event at once:
-each event is written after its change succeeded, so a crash between
-the two loses that one event, and never records a change that did not
-happen. ``expired`` is not written: Swift removes a message at its
-expiry unseen; ``read`` reports it for a message whose ``posted`` event
-it reads, that has no ``deleted`` or ``dead_lettered`` event, and whose
-object is gone (one HEAD each). What a crash can
-lose or add: ``doc/source/history.rst``.
+One object per event in ``zaqar_delay_history:<queue>:<project>``,
+expiring ``_history_ttl`` after the event, named so that a listing
+reads a time range in time order. Each event is written after the
+change it records succeeded: a crash loses at most the events in
+flight, and never records a change that did not happen. Names, markers,
+costs and what a crash can lose: doc/source/history.rst, "On
+swift.delay".
 """
 
 import time

@@ -1,28 +1,13 @@
 """Locks made of Swift objects: one writer wins a name until it expires.
 
-A lock is a small object whose content names its holder and whose
-``X-Delete-At`` is its expiry. Liveness is judged with Zaqar's clock
-(``now``); a lock whose expiry passed is removed with a delete
-conditional on that expiry (``X-If-Delete-At``), so a renewed lock is
-never removed.
-
-``take`` takes a name as Moir and Anderson's splitter does: the taker's
-bid (in ``bids(container)``), then the lock as a door (content ``?`` and
-the taker, ending ``DOOR`` seconds on), both create-only, then the bid
-read back. At most one taker wins; it settles the door (writes it with
-its name and expiry, and deletes its bid) within half the door's time,
-or the door closes the name until it ends. A free name costs six
-requests (a read, those three, the settling's two); a live lock, the
-read alone. ``lease`` is the splitter without the
-settling (three requests; ``unlease`` ends it with two): while the door
-lasts no other taker writes under it, so ``create_held`` writes a lock
-under it with one create-only write.
-
-Dedup values (``dedup``) and push leases (``pushes.Pushes``) are taken
-with ``take``; messages' locks with ``create_held``, under the lease of
-their shard (``index``). Why a create-only write alone does not make one
-winner, why the splitter does, and the timing it assumes:
-``doc/source/swift.rst``, "What Swift guarantees, and the limits".
+A lock's content names its holder, its ``X-Delete-At`` is its expiry
+(judged by Zaqar's clock); one that ended is removed with a delete
+conditional on that expiry. ``take`` is Moir and Anderson's splitter
+(six requests for a free name, one read for a live lock); ``lease`` is
+the splitter's door alone (three; ``unlease`` two), under which
+``create_held`` writes a lock with one create-only write. Why and the
+timing assumed: doc/source/swift.rst, "What Swift guarantees, and the
+limits".
 """
 
 import collections

@@ -32,52 +32,13 @@ class MessageController(steering.Steering, deletes.Deletes,
                         upstream_messages.MessageController):
     """Messages of a delayed queue, with index containers beside them.
 
-    A message is upstream's object (container
-    ``zaqar_message:<queue>:<project>``, content ``body claim_id ttl
-    claim_count delay_expires`` (and ``rescheduled``: ``records``),
-    ``X-Object-Meta-ClientID``,
-    ``X-Delete-At`` its expiry), named by an id that sorts by posting time,
-    so ``swift`` can read the store. Each queue also has these containers
-    of entries (``zaqar_delay_<kind>:<queue>:<project>``), each expiring
-    with its message (``delay_expires`` and ``<due ms>``: the due time to
-    the ms, ``doc/source/swift.rst``, "Due times"):
-
-    ================  ===========================  =======================
-    Kind              Entry name (content)         Holds
-    ================  ===========================  =======================
-    ``ready``         ``<id>``                     due and not claimed
-    ``waiting``       ``<id>``                     not due yet
-    ``due``           ``<due ms>.<expires>.<id>``  not due yet
-    ``claim_expiry``  ``<claim exp>-<claim id>``   held by a claim
-                      (JSON ``{<id>: [<expires>,
-                      <backoff>]}``)
-    ``lock``          ``<id>`` (the claim id)      held; expires with the
-                                                   claim; counts as claimed
-    ``dedup``         ``<digest>`` (the id)        holds a dedup value,
-                                                   until its window ends
-    ``lease``         ``<shard>`` (``?`` + taker)  a taker of the locks of
-                                                   the shard's messages;
-                                                   six seconds at most
-    ================  ===========================  =======================
-
-    A ``dedup`` or ``lease`` entry being taken is a door (``locks``):
-    its content the taker's name after ``?``, ending six seconds on; a
-    ``lease`` entry is deleted by its taker once used. Beside those two
-    containers, ``zaqar_delay_bid:<their container>`` holds the takers'
-    bids (same name, content the taker; deleted by the taker, else
-    ending with its door). A message's shard is
-    ``index.shard``'s: ``t`` and the second it was posted in, or ``h``
-    and a hash for ids of other layouts. Entries of the earlier layouts
-    (``claimed``; ``claim_expiry`` entries of one message, named
-    ``<claim exp>.<id>``, content ``<expires> <backoff>``, which
-    ``migrate`` still writes, or ``<claim exp>.<expires>.<id>
-    [.<backoff>]``) are still read and deleted. With zaqar-delay's
-    notifier stage, a post also writes the message's pending push
-    (``pushes``).
-
-    What each operation reads and writes, and its cost in requests:
-    ``doc/source/swift.rst``; the order of its requests, and what a
-    crash between two of them leaves: ``doc/source/failures.rst``.
+    A message is upstream's object, so ``swift`` can read the store; its
+    state lives in entries of the queue's ``zaqar_delay_<kind>`` containers
+    (``ready``, ``waiting``, ``due``, ``claim_expiry``, ``lock``,
+    ``dedup``, ``lease``), each expiring with its message. The containers
+    and entries: doc/source/swift.rst, "Containers"; each operation's
+    requests and cost: the same page; what a crash between two requests
+    leaves: doc/source/failures.rst.
     """
 
     def __init__(self, *args, **kwargs):

@@ -1,37 +1,11 @@
 """The pending pushes of a ``swift.delay`` store.
 
-Two containers per store, beside the queues' (see the message
-controller's docstring): ``zaqar_delay_pushes`` holds one zero-byte
-entry per pending push, ``<due ms>.<expires>.<push>`` (``index.timed``;
-``<push>`` is ``<message id>/<queue>/<project>``, ``pending.name``),
-listed in due order, written by a post before its message and expiring
-with it; ``zaqar_delay_push_leases`` holds the lease of each push a
-dispatcher took, named ``<push>`` (a ``locks`` lock: content the taker,
-``X-Delete-At`` the lease's end).
-
-A dispatcher takes a due entry by winning its lease and moving the entry
-to the lease's end (written there, then deleted where it was): if the
-dispatcher dies, it is due again then. If the delete finds the entry
-gone, a dispatcher that took it before has moved it: the taker undoes
-its write and leaves it. A death between the write and the delete
-leaves the entry twice; both are pushed (at least once). ``done``
-deletes the moved entry and the lease, if the lease is still its own.
-
-A reschedule moves a message's entry not taken yet to the new due time
-(``reschedule``: the new entry, then the old one deleted, and the new
-one too when a dispatcher took the old one meanwhile); a move drops the
-original's (``drop``) and writes one for the copy.
-
-``zaqar_delay_push_delivered`` holds, for a push some subscribers
-answered 2xx for while others were retried, an object named like its
-lease whose content is those subscribers (line feeds between), expiring
-with the message: a dispatcher that takes the push after another's
-lease ended reads it (one request per push taken) and skips them.
-``done`` deletes it where one was read or written.
-
-Failed pushes (``pending.FAILED_FIELDS``): one JSON object each in
-``zaqar_delay_push_failed``, named ``<when failed>.<record key>``
-(listed oldest first), expiring after the retention.
+``zaqar_delay_pushes`` holds an entry per pending push, in due order;
+a dispatcher takes one by winning its lease (``zaqar_delay_push_leases``)
+and moving the entry to the lease's end, so a push whose dispatcher
+died is due again then; a push may be made twice, never lost. The
+containers and the order of requests: doc/source/swift.rst, "Pending
+pushes".
 """
 
 import uuid

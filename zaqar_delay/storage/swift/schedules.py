@@ -1,37 +1,10 @@
 """The schedule index of a ``swift.delay`` store (``zaqar_delay.schedules``).
 
-Three containers per store, beside the queues' (a queue's member is
-``<queue>/<project>``; queue names have no ``/``):
-
-===============================  =========================================
-Container                        Objects
-===============================  =========================================
-``zaqar_delay_schedules``        ``<look>.<member>``, zero bytes: look at
-                                 the queue's schedules at ``<look>``
-                                 (``%010d``), listed in look order
-``zaqar_delay_schedule_state``   ``<member>``, JSON ``{"look": next look,
-                                 "a": {schedule key: after}}``
-                                 (``ticks.key``; ``:passed`` too)
-``zaqar_delay_schedule_defined`` ``<member>``: when the queue's schedules
-                                 were last set (``touch``), for a day
-``zaqar_delay_schedule_leases``  ``<member>``: a ``locks`` lock, content
-                                 the pass that holds the queue,
-                                 ``X-Delete-At`` its lease's end
-===============================  =========================================
-
-A pass lists the due entries (``end_marker``: one listing, never a scan
-of the queues), takes each queue's lease with the splitter
-(``locks.take``: one winner among racing dispatchers) and moves the
-entry to the lease's end (written there, then deleted where it was): a
-pass that dies leaves the queue due again then. Only the lease's holder
-writes the state object, so its read-modify-write needs no condition:
-``advance`` writes the new afters (each the larger of the stored one and
-the pass's) and the next look's entry, then the state, then deletes the
-lease's entry and the lease; a pass whose lease is no longer its own
-writes nothing. ``touch`` (a metadata change) adds an entry: every due
-entry is a look, and one more look than needed posts nothing. A death
-between two requests leaves an entry twice (one extra look) or a state
-without entry only when the queue was being forgotten.
+A take is one listing of the due looks and the splitter for each
+queue's lease; only the lease's holder writes a queue's state, and a
+pass whose lease is no longer its own writes nothing. A death between
+two requests costs at most one extra look. The containers and the order
+of requests: doc/source/swift.rst, "Schedule index".
 """
 
 import threading
