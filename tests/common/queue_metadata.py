@@ -28,6 +28,10 @@ BAD = [
     ('_max_claim_count', True, '_max_claim_count must be a whole number'),
     ('_max_claim_count', -1, '_max_claim_count must be a whole number'),
     ('_dead_letter_queue', 5, '_dead_letter_queue must name a queue'),
+    ('_dead_letter_queue_messages_ttl', True, 'The TTL for a message may '
+     'not exceed'),
+    ('_dead_letter_queue_messages_ttl', False, 'The TTL for a message may '
+     'not exceed'),
     ('_retry_backoff', {'initial': 0}, '_retry_backoff.initial must be'),
     ('_dedup_key', '', '_dedup_key must be the name of a field'),
     ('_dedup_window', 60, '_dedup_window needs _dedup_key'),

@@ -5,7 +5,9 @@ server selection: 30 s) and then fail with a traceback. Before they
 load them, the commands send each store of their config files (the
 management store and, unpooled, the message store; or ``--uri``) one
 request with a short timeout: a redis PING, a MongoDB ping, a GET of a
-Swift store's Keystone ``auth_url``. Pools are not checked.
+Swift store's Keystone ``auth_url``. A MongoDB store without ``uri``
+is checked where Zaqar's driver connects then, pymongo's default
+(``MONGODB_DEFAULT``). Pools are not checked.
 """
 
 import re
@@ -26,6 +28,8 @@ from zaqar_delay.storage import common
 from zaqar_delay.storage.redis import upstream as redis_upstream
 
 TIMEOUT = 5.0   # seconds
+# Where pymongo, so Zaqar's mongodb drivers, connect without a uri.
+MONGODB_DEFAULT = 'mongodb://localhost:27017'
 
 
 def hidden(uri):
@@ -60,6 +64,8 @@ def stores(conf, uri=None, backend=None):
             continue
         where = (conf[group].auth_url if kind == 'swift'
                  else conf[group].uri)
+        if kind == 'mongodb' and not where:
+            where = MONGODB_DEFAULT
         if where:
             found.append(('%s (%s)' % (role, name), kind, where))
     return found

@@ -2,6 +2,7 @@
 status 2 for a usage error and 1 otherwise, and no traceback."""
 
 import os
+import socket
 
 import fixtures
 from oslo_config import cfg
@@ -74,6 +75,22 @@ class FailureTest(testtools.TestCase):
             self.assertEqual([], cfg.find_config_files('zaqar', name))
             self.assertIn('give --config-file',
                           self.fails(2, name, env=dict(os.environ)))
+
+    def test_a_config_file_that_names_no_store(self):
+        # Zaqar's defaults: mongodb stores, without a uri: pymongo's
+        # localhost:27017.
+        with socket.socket() as probe:
+            if probe.connect_ex(('127.0.0.1', 27017)) == 0:
+                self.skipTest('a server listens on localhost:27017')
+        empty = os.path.join(self.folder, 'empty.conf')
+        open(empty, 'w').close()
+        for name, argv in (
+                ('zaqar-delay-manage', ['schedules']),
+                ('zaqar-delay-exporter', []),
+                ('zaqar-delay-dispatcher', ['--once'])):
+            self.assertIn('cannot reach the message store (mongodb) at '
+                          'mongodb://localhost:27017',
+                          self.fails(1, name, '--config-file', empty, *argv))
 
     def test_a_redis_store_that_does_not_answer(self):
         conf = self.conf('redis.delay')

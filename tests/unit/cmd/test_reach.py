@@ -48,6 +48,18 @@ class StoresTest(testtools.TestCase):
         self.assertEqual(('swift', 'http://keystone.example/v3'),
                          self.stores('swift.delay')[0][1:])
 
+    def test_mongodb_without_a_uri_is_checked_where_pymongo_goes(self):
+        # Zaqar's defaults: both stores mongodb, neither with a uri.
+        folder = self.useFixture(fixtures.TempDir()).path
+        path = os.path.join(folder, 'zaqar.conf')
+        open(path, 'w').close()
+        self.assertEqual(
+            [('message store (mongodb)', 'mongodb',
+              'mongodb://localhost:27017'),
+             ('management store (mongodb)', 'mongodb',
+              'mongodb://localhost:27017')],
+            reach.stores(reach.zaqar_conf([path])))
+
     def test_a_uri_given_is_the_one_store(self):
         self.assertEqual([('store', 'redis', 'redis://h:1')], self.stores(
             uri='redis://h:1', backend='redis'))

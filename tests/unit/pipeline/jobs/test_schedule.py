@@ -70,6 +70,30 @@ class ScheduleJobTest(base.SparkTestCase):
                 self.posted())
             self.assertIn('posted 2 messages', out)
 
+    def test_parquet_and_json_columns_in_any_order(self):
+        # Typed as the job's schema, columns in SHUFFLED's order.
+        rows = [(r['project'], int(r['delay']) if r['delay'] else None,
+                 r['body'], r['queue'], int(r['ttl']) if r['ttl'] else None)
+                for r in ROWS]
+        parquet = os.path.join(self.dir, 'shuffled.parquet')
+        self.spark.createDataFrame(rows, 'project string, delay int, '
+                                   'body string, queue string, '
+                                   'ttl int').write.parquet(parquet)
+        jsonl = os.path.join(self.dir, 'shuffled.jsonl')
+        with open(jsonl, 'w') as f:
+            for project, delay, body, queue, ttl in rows:
+                f.write(json.dumps({'project': project, 'delay': delay,
+                                    'body': body, 'queue': queue,
+                                    'ttl': ttl}) + '\n')
+        for path in (parquet, jsonl):
+            del self.zaqar.seen[:]
+            code, out, err = self.schedule(path)
+            self.assertEqual((0, ''), (code, err), out)
+            self.assertEqual(
+                [('tenant.a', '/v2/queues/orders/messages', {'n': 1}, 30),
+                 ('tenant.b', '/v2/queues/q.2/messages', 'plain', None)],
+                self.posted(), path)
+
     def test_wrong_columns_stop_the_job_before_it_posts(self):
         bad_csv = self.write_csv('bad.csv', DOC_ORDER.replace(
             'project', 'projet'), [dict(ROWS[0], projet='x')])
