@@ -17,8 +17,10 @@ against a zaqar-server that authenticates with Keystone, as a user of
 a project of their own (``OS_*`` variables, and
 ``OS_MESSAGE_CLIENT_ID``); admin.rst's migrations (which drop and
 rebuild the index) run in ``AdminExamplesTest``, on a server of their
-own. What the examples of a page should leave behind (a queue's
-metadata, say) is checked after them (a class's ``after_<page>``).
+own. The pages of ``SPARK_PAGES`` run in ``PipelineExamplesTest``
+(test_pipeline_examples.py, in tox -e slow). What the examples of a page
+should leave behind (a queue's metadata, say) is checked after them (a
+class's ``after_<page>``).
 """
 
 import glob
@@ -44,11 +46,8 @@ TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
 PAGES = ['README.rst'] + sorted(
     os.path.relpath(path, TOP)
     for path in glob.glob(os.path.join(TOP, 'doc', 'source', '*.rst')))
-# Pages whose examples this test does not run, and why.
-ELSEWHERE = {
-    'doc/source/pipeline.rst': 'the PySpark jobs need the pipeline extra '
-    '(Spark): tests/functional/pipeline runs them in tox -e slow',
-}
+# Pages whose examples run the PySpark jobs (the pipeline extra).
+SPARK_PAGES = ('doc/source/pipeline.rst',)
 DOCUMENTED_URLS = ('http://zaqar:8888', 'http://127.0.0.1:8888')
 DOCUMENTED_CONF = '/etc/zaqar/zaqar.conf'
 
@@ -62,6 +61,10 @@ def is_cli(example):
     return example.lang == 'console' and any(
         re.search(r'(^|\$\()openstack ', command)
         for command in doc_examples.commands(example))
+
+
+def needs_spark(example):
+    return os.path.relpath(example.path, TOP) in SPARK_PAGES
 
 
 def _slug(page):
@@ -82,6 +85,7 @@ class _Examples(testtools.TestCase):
     """Runs the examples of a page that ``wanted`` takes, in order."""
 
     stack = None
+    timeout = doc_examples.TIMEOUT      # seconds a command may take
 
     @classmethod
     def start_stack(cls):
@@ -124,7 +128,8 @@ class _Examples(testtools.TestCase):
                 continue
             if example.lang == 'console':
                 doc_examples.run_console(example, self.substitutions(),
-                                         self.environ(), self.dir)
+                                         self.environ(), self.dir,
+                                         self.timeout)
                 ran += 1
             elif id(example) in heads:
                 doc_examples.run_python(heads[id(example)],
@@ -140,7 +145,7 @@ def _page_tests(cls, pages):
     for page in pages:
         taken = [e for e in page_examples(page)
                  if e.marker != 'skip' and cls.wanted(e)]
-        if page in ELSEWHERE or not taken:
+        if not taken:
             continue
 
         def test(self, page=page):
@@ -166,8 +171,8 @@ class ExamplesTest(_Examples):
 
     @classmethod
     def wanted(cls, example):
-        return not is_cli(example) and not example.path.endswith(
-            'admin.rst')
+        return not is_cli(example) and not needs_spark(example) and (
+            not example.path.endswith('admin.rst'))
 
     def metadata(self, project, queue):
         return queue_metadata(self.stack.url, project, queue)
@@ -262,7 +267,7 @@ class CliExamplesTest(_Examples):
 
     @classmethod
     def wanted(cls, example):
-        return is_cli(example)
+        return is_cli(example) and not needs_spark(example)
 
     def openstack(self, *argv):
         proc = subprocess.run(['openstack'] + list(argv), env=self.environ(),
@@ -295,23 +300,16 @@ _page_tests(CliExamplesTest, PAGES)
 
 
 class ExamplesFoundTest(testtools.TestCase):
-    """Every example is run by one class above, or skipped with its
-    reason; the pages left to other tests do have examples."""
+    """Every example is run by one class, or skipped with its reason."""
 
     def test_every_example_is_run_or_skipped_with_a_reason(self):
+        from tests.functional.docs import test_pipeline_examples
+        classes = (ExamplesTest, AdminExamplesTest, CliExamplesTest,
+                   test_pipeline_examples.PipelineExamplesTest)
         for page in PAGES:
-            if page in ELSEWHERE:
-                continue
             for example in page_examples(page):
-                takers = [cls for cls in (ExamplesTest, AdminExamplesTest,
-                                          CliExamplesTest)
-                          if cls.wanted(example)]
+                takers = [cls for cls in classes if cls.wanted(example)]
                 if example.marker == 'skip':
                     self.assertTrue(example.reason, example)
                 else:
                     self.assertEqual(1, len(takers), example)
-
-    def test_pages_left_to_other_tests_have_examples(self):
-        for page, why in ELSEWHERE.items():
-            self.assertIn(page, PAGES)
-            self.assertTrue(page_examples(page), why)
