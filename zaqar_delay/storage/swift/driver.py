@@ -18,6 +18,7 @@ from zaqar_delay.storage.swift import history
 from zaqar_delay.storage.swift import messages
 from zaqar_delay.storage.swift import metrics
 from zaqar_delay.storage.swift import migrate
+from zaqar_delay.storage.swift import probe
 from zaqar_delay.storage.swift import pushes
 from zaqar_delay.storage.swift import schedules
 from zaqar_delay.storage.swift import upstream
@@ -38,6 +39,7 @@ class DataDriver(common.DelaySettings, upstream_driver.DataDriver):
     history_class = history.History
     export_class = export.Export
     migrate_class = migrate.Migrate
+    probe_class = probe.Probe
 
     def __init__(self, conf, cache, control_driver):
         super().__init__(conf, cache, control_driver)
