@@ -54,20 +54,15 @@ class Taker:
         self._contended = {}    # queue: monotonic time its spread ends
 
     def take(self, taking, limit):
-        """Take up to ``limit`` ready messages.
+        """Take up to ``limit`` ready messages: their ``Taken``, by id.
 
-        The ready index is read a page (``SPREAD`` x ``limit`` names) at a
-        time from its head, and its names grouped by shard. Shards are
-        tried the oldest first (in a random order once this process's
-        claims on the queue met another claim, for ``CONTENDED_SECONDS``
-        after), as many at once as hold the names still needed: for
-        each, the claim takes the shard's lease and, while it lasts,
-        writes the locks of the shard's names, create-only: a name whose
-        lock lives is held by another claim and passed over. A shard
-        whose lease another taker holds is passed over too. Reading
-        stops when the index ends, or after ``limit`` + the promotion
-        batch size names: so a claim comes back empty only when nothing
-        ready is left but messages that other claims hold or are taking.
+        The ready index is read a page (``SPREAD`` x ``limit`` names) at
+        a time, its names grouped by shard; shards are taken the oldest
+        first (at random for ``CONTENDED_SECONDS`` once this process's
+        claims on the queue met another), several at once, each under
+        its lease. A held name or lease is passed over; reading stops at
+        ``limit`` + the promotion batch size names. The cost, and why:
+        doc/source/swift.rst, "Cost".
         """
         index = taking.index
         bound = limit + self.driver.delay_conf.promote_batch_size
