@@ -29,7 +29,8 @@ LEASE = 30
 #: The contract of each service a driver names (``<kind>_class``).
 CONTRACTS = {'push': base.PushStore, 'schedule': base.ScheduleStore,
              'metrics': base.MetricsReader, 'history': base.History,
-             'export': base.Export, 'migrate': base.Migrate}
+             'export': base.Export, 'migrate': base.Migrate,
+             'probe': base.Probe}
 
 
 class Contracts(pushes.WithPushes, behaviour.Helpers):
@@ -163,6 +164,13 @@ class Contracts(pushes.WithPushes, behaviour.Helpers):
         self.assertLessEqual(abs(made - self.now), 1)
         self.assertIsNone(exporter.claimed_at(self.queue, PROJECT,
                                               uuid.uuid4().hex))
+
+    def test_probe_pings_the_store_under_test(self):
+        name = self.conf.drivers.message_store
+        settings = self.driver.conf['drivers:message_store:%s'
+                                    % name.split('.')[0]]
+        probe = services.service(name, 'probe')
+        self.assertIsNone(probe.ping(probe.where(settings), 5))
 
     def test_migrate_counts_a_queue_in_a_dry_run(self):
         self.post(0, 0, 30)

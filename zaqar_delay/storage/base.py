@@ -2,11 +2,11 @@
 
 Each ``*.delay`` data driver names one class per service it keeps, as it
 names its controllers: ``push_class``, ``schedule_class``,
-``metrics_class``, ``history_class``, ``export_class`` and
-``migrate_class``, each a subclass of the contract here. Tools find a
-service through the driver that ``zaqar.conf`` names (``services``);
-``tests/common/contracts.py`` is the suite every backend runs
-(doc/source/contributor.rst, "Adding a backend").
+``metrics_class``, ``history_class``, ``export_class``,
+``migrate_class`` and ``probe_class``, each a subclass of the contract
+here. Tools find a service through the driver that ``zaqar.conf``
+names (``services``); ``tests/common/contracts.py`` is the suite every
+backend runs (doc/source/contributor.rst, "Adding a backend").
 """
 
 import abc
@@ -307,3 +307,26 @@ class Migrate(abc.ABC):
         conf.register_opts(options.ALL_OPTS, group=options.GROUP_NAME)
         conf(args=[], project='zaqar', default_config_files=config_files)
         return conf[options.GROUP_NAME]
+
+
+class Probe(abc.ABC):
+    """Whether a store answers within seconds: what the commands check
+    before they load a driver (``zaqar_delay.cmd.reach``)."""
+
+    #: The option of the store's ``drivers:<role>:<store>`` group that
+    #: says where to ping; a URI given to a command replaces it only
+    #: when it is ``uri``.
+    option = 'uri'
+    #: What ``ping`` raises when the store does not answer.
+    errors = (OSError,)
+
+    @classmethod
+    def where(cls, settings):
+        """Where to ping the store of ``settings`` (an option group)."""
+        return getattr(settings, cls.option)
+
+    @staticmethod
+    @abc.abstractmethod
+    def ping(where, timeout):
+        """Return once the store at ``where`` answers one request; raise
+        one of ``errors`` if it does not within ``timeout`` seconds."""

@@ -35,6 +35,7 @@ class DelaySettings:
 
     message_class = claim_class = push_class = schedule_class = None
     metrics_class = history_class = export_class = migrate_class = None
+    probe_class = None
 
     def __init__(self, conf, cache, control_driver):
         opts.register_opts(conf)

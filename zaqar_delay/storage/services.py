@@ -11,7 +11,8 @@ from importlib import metadata
 
 GROUP = 'zaqar.data.storage'
 SUFFIX = '.delay'
-KINDS = ('push', 'schedule', 'metrics', 'history', 'export', 'migrate')
+KINDS = ('push', 'schedule', 'metrics', 'history', 'export', 'migrate',
+         'probe')
 
 
 def drivers():

@@ -6,12 +6,13 @@ import fixtures
 import testtools
 
 from zaqar_delay.cmd import reach
+from zaqar_delay import errors
 
 CONF = """[DEFAULT]
 pooling = {pooling}
 [drivers]
 message_store = {store}
-management_store = redis
+management_store = {management}
 [drivers:message_store:redis]
 uri = redis://127.0.0.1:7001?dbid=0
 [drivers:message_store:mongodb]
@@ -25,11 +26,13 @@ uri = redis://127.0.0.1:7002?dbid=1
 
 class StoresTest(testtools.TestCase):
 
-    def stores(self, store='redis.delay', pooling=False, **kwargs):
+    def stores(self, store='redis.delay', pooling=False,
+               management='redis', **kwargs):
         folder = self.useFixture(fixtures.TempDir()).path
         path = os.path.join(folder, 'zaqar.conf')
         with open(path, 'w') as f:
-            f.write(CONF.format(store=store, pooling=pooling))
+            f.write(CONF.format(store=store, pooling=pooling,
+                                management=management))
         return reach.stores(reach.zaqar_conf([path]), **kwargs)
 
     def test_the_message_and_management_stores(self):
@@ -70,3 +73,18 @@ class StoresTest(testtools.TestCase):
                                       '27017'))
         self.assertEqual('redis://h:1?dbid=0',
                          reach.hidden('redis://h:1?dbid=0'))
+
+    def test_a_store_of_no_delay_driver_is_not_checked(self):
+        self.assertEqual(['message store (redis.delay)'], [
+            role for role, _, _ in self.stores(management='sqlalchemy')])
+        reach.check([('store', 'sqlalchemy', 'sqlite://')])
+
+    def test_a_store_is_pinged_by_its_drivers_probe(self):
+        # Nothing listens on port 1 of this machine.
+        for kind, where in (('redis', 'redis://127.0.0.1:1'),
+                            ('mongodb', 'mongodb://127.0.0.1:1'),
+                            ('swift', 'http://127.0.0.1:1/v3')):
+            exc = self.assertRaises(errors.CommandFailure, reach.check,
+                                    [('store', kind, where)], 0.5)
+            self.assertIn('cannot reach the store at %s: ' % where,
+                          str(exc))

@@ -7,6 +7,7 @@ from zaqar_delay.storage import services
 from zaqar_delay.storage.mongodb import driver as mongodb
 from zaqar_delay.storage.redis import driver as redis
 from zaqar_delay.storage.redis import export as redis_export
+from zaqar_delay.storage.swift import probe as swift_probe
 
 
 class ServicesTest(testtools.TestCase):
@@ -21,6 +22,13 @@ class ServicesTest(testtools.TestCase):
                                                             'export'))
         self.assertIs(mongodb.FIFODataDriver,
                       services.driver_class('mongodb.fifo'))
+
+    def test_a_stores_probe_is_found_through_its_driver(self):
+        self.assertIs(swift_probe.Probe, services.service('swift', 'probe'))
+        self.assertEqual('auth_url', services.service('swift.delay',
+                                                      'probe').option)
+        self.assertEqual('uri', services.service('mongodb.fifo',
+                                                 'probe').option)
 
     def test_a_store_of_no_delay_driver_has_no_service(self):
         self.assertIsNone(services.driver_class('sqlalchemy'))

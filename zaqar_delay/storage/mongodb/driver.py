@@ -18,6 +18,7 @@ from zaqar_delay.storage.mongodb import history
 from zaqar_delay.storage.mongodb import messages
 from zaqar_delay.storage.mongodb import metrics
 from zaqar_delay.storage.mongodb import migrate
+from zaqar_delay.storage.mongodb import probe
 from zaqar_delay.storage.mongodb import pushes
 from zaqar_delay.storage.mongodb import schedules
 from zaqar_delay.storage.mongodb import upstream
@@ -35,6 +36,7 @@ class _Delay(common.DelaySettings):
     history_class = history.History
     export_class = export.Export
     migrate_class = migrate.Migrate
+    probe_class = probe.Probe
 
     @decorators.lazy_property(write=False)
     def connection(self):

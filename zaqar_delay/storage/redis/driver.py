@@ -23,6 +23,7 @@ from zaqar_delay.storage.redis import messages
 from zaqar_delay.storage.redis import metadata
 from zaqar_delay.storage.redis import metrics
 from zaqar_delay.storage.redis import migrate
+from zaqar_delay.storage.redis import probe
 from zaqar_delay.storage.redis import pushes
 from zaqar_delay.storage.redis import schedules
 from zaqar_delay.storage.redis import scripting
@@ -69,6 +70,7 @@ class DataDriver(common.DelaySettings, upstream_driver.DataDriver):
     history_class = history.History
     export_class = export.Export
     migrate_class = migrate.Migrate
+    probe_class = probe.Probe
 
     def __init__(self, conf, cache, control_driver):
         super().__init__(conf, cache, control_driver)

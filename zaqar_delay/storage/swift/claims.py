@@ -1,5 +1,7 @@
 """Claim operations of the ``swift.delay`` driver."""
 
+import collections
+
 from oslo_serialization import jsonutils
 from oslo_utils import timeutils
 from zaqar import storage
@@ -16,72 +18,97 @@ from zaqar_delay.storage.swift import objects
 from zaqar_delay.storage.swift import parallel
 from zaqar_delay.storage.swift import records
 from zaqar_delay.storage.swift import responses
+from zaqar_delay.storage.swift import stored
 from zaqar_delay.storage.swift import taker
 from zaqar_delay.storage.swift import upstream
 
+# A message a claim holds (``ClaimController._held``): its id, its
+# ``locks.Lock``, and its object's headers and body.
+Held = collections.namedtuple('Held', 'mid lock headers body')
 
-class ClaimController(taker.ReadyTaker,
-                      upstream_claims.ClaimController):
+
+def backoff_of(body):
+    """The retry backoff a claimed message's body keeps (0: none)."""
+    return jsonutils.loads(body).get('retry_backoff', 0)
+
+
+class ClaimController(upstream_claims.ClaimController):
     """Claims that take a message only through its lock.
 
-    The claim object is upstream's (container ``zaqar_claim:<queue>:
-    <project>``, content the JSON list of its message ids, ``X-Delete-At``
-    the claim's expiry), and claimed messages carry the claim id in their
-    content, as upstream writes them. What decides who holds a message is
-    its ``lock`` entry, written create-only under the lease of the
-    message's shard (``locks.lease``: a bid, a create-only door, the bid
-    read back), so that two claimers never both take a message, and one
-    lease serves every message a claim takes from a shard.
-    One ``claim_expiry`` entry per claim names its messages and gives
-    back, once the claim ends, those that are still there and still name
-    the claim (``promotion``).
+    The claim object is upstream's (``zaqar_claim:<queue>:<project>``,
+    the JSON list of its message ids, ``X-Delete-At`` its expiry), and
+    claimed messages carry the claim id, as upstream writes them. A
+    message is taken through its ``lock`` entry (``taker``); one
+    ``claim_expiry`` entry per claim gives back, once the claim ends,
+    what it still holds (``promotion``). The helpers this calls call no
+    controller: doc/source/swift.rst, "Controllers and helpers".
     """
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._taker = taker.Taker(self.driver)
 
     def create(self, queue, metadata, project=None,
                limit=storage.DEFAULT_MESSAGES_PER_CLAIM):
-        msg_ctrl = self.driver.message_controller
         try:
             meta = self._queue_ctrl.get_metadata(queue, project=project)
         except errors.QueueDoesNotExist:
             return None, []
-        ttl, grace = metadata['ttl'], metadata['grace']
-        index, now = msg_ctrl.ready_view(queue, project)
-        expires = now + ttl
-        claim_id = history.claim_id(meta, self.driver.delay_conf)
-
+        index = idx.Index(self._client, queue, project)
+        now = self.driver.now_ms()
+        self.driver.promotion.promote(index, now)
+        now = int(now)
         taking = taker.Taking(
-            queue, project, index, claim_id, expires, grace, meta, now,
+            queue, project, index,
+            history.claim_id(meta, self.driver.delay_conf),
+            now + metadata['ttl'], metadata['grace'], meta, now,
             retry.of_queue(meta, self.driver.max_delay))
-        taken = self._take_ready(taking, limit)
+        taken = self._taker.take(taking, limit)
         if not taken:
             return None, []
-        ids = [msg['id'] for msg, _ in taken]
-        # The claim's expiry entry and the messages at once; the ready
-        # entries go once the entry is written: a crash before leaves a
-        # message ready once its lock ends, after it the entry gives it
-        # back.
+        self._write_claimed(taking, taken)
+        self._publish(taking, taken, metadata['ttl'])
+        return taking.claim_id, [one.message for one in taken]
+
+    def _write_claimed(self, taking, taken):
+        """Write the claim's expiry entry and its messages, claimed, at
+        once."""
         parallel.together(
-            lambda: index.put(
-                idx.CLAIM_EXPIRY, idx.claim_ends(expires, claim_id),
-                max(held[0] for _, held in taken),
-                idx.holdings({msg['id']: held for msg, held in taken})),
+            lambda: taking.index.put(
+                idx.CLAIM_EXPIRY, idx.claim_ends(taking.expires,
+                                                 taking.claim_id),
+                max(one.expires for one in taken),
+                idx.holdings({one.message['id']: idx.Holding(
+                    one.expires, one.wait) for one in taken})),
             lambda: parallel.each(
-                lambda one: self._write(taking, *one), taken))
-        # Ready entries go only while the claim surely lasts: one deleted
-        # after promotion gave the message back would hide it.
-        lasts = locks.lasting(ttl, expires)
+                lambda one: self._taker.write(taking, one), taken))
+
+    def _publish(self, taking, taken, ttl):
+        """Write the claim object and delete the messages' ready entries,
+        at once, once the claim's entry is written: a crash before leaves
+        a message ready once its lock ends, after it the entry gives it
+        back. Ready entries go only while the claim surely lasts (one
+        deleted after promotion gave the message back would hide it);
+        else they are written again."""
+        ids = [one.message['id'] for one in taken]
+        lasts = locks.lasting(ttl, taking.expires)
+
+        def unready():
+            if lasts():
+                parallel.each(
+                    lambda mid: taking.index.delete(idx.READY, mid), ids)
+
         parallel.together(
             lambda: objects.put(
-                self._client, upstream.claim_container(queue, project),
-                claim_id, jsonutils.dumps(ids), expires,
+                self._client, upstream.claim_container(taking.queue,
+                                                       taking.project),
+                taking.claim_id, jsonutils.dumps(ids), taking.expires,
                 content_type='application/json',
                 headers={'x-object-meta-ttl': str(ttl)}),
-            lambda: lasts() and parallel.each(
-                lambda mid: index.delete(idx.READY, mid), ids))
+            unready)
         if not lasts():
-            parallel.each(lambda one: index.put(idx.READY, one[0]['id'],
-                                                one[1][0]), taken)
-        return claim_id, [msg for msg, _ in taken]
+            parallel.each(lambda one: taking.index.put(
+                idx.READY, one.message['id'], one.expires), taken)
 
     def live(self, queue, claim_id, project=None):
         """(expiry, ttl, message ids) of claim ``claim_id`` while it lives
@@ -104,12 +131,11 @@ class ClaimController(taker.ReadyTaker,
 
     def get(self, queue, claim_id, project=None):
         expires, ttl, ids = self.live(queue, claim_id, project)
-        msg_ctrl = self.driver.message_controller
         now = timeutils.utcnow_ts(True)
 
         def found():
             for mid in ids:
-                one = msg_ctrl.found(queue, mid, project)
+                one = stored.found(self._client, queue, mid, project)
                 if one is not None:
                     headers, body = one
                     yield records.basic(mid, body, headers,
@@ -119,54 +145,52 @@ class ClaimController(taker.ReadyTaker,
                 'age': int(now - (expires - ttl))}, found()
 
     def _held(self, queue, project, index, claim_id, ids, now):
-        """Yield (id, lock, headers, body) of the messages the claim holds."""
-        msg_ctrl = self.driver.message_controller
+        """Yield the ``Held`` of each message the claim holds."""
         for mid in ids:
             held = index.holder(mid, now)
             if not held or held.holder != claim_id:
                 continue
-            found = msg_ctrl.found(queue, mid, project)
+            found = stored.found(self._client, queue, mid, project)
             if found is not None:
-                yield (mid, held) + found
+                yield Held(mid, held, *found)
 
     def update(self, queue, claim_id, metadata, project=None):
         if not self._queue_ctrl.exists(queue, project):
             raise errors.QueueDoesNotExist(queue, project)
         old, _, ids = self.live(queue, claim_id, project)
-        msg_ctrl = self.driver.message_controller
-        index = msg_ctrl.index(queue, project)
+        index = idx.Index(self._client, queue, project)
         now = timeutils.utcnow_ts()
         expires = now + metadata['ttl']
-        held = [(mid, lock, headers, jsonutils.loads(body).get(
-            'retry_backoff', 0)) for mid, lock, headers, body in self._held(
-                queue, project, index, claim_id, ids, now)]
-        moved = {mid: (max(int(headers['x-delete-at']),
-                           expires + metadata['grace']), wait)
-                 for mid, _, headers, wait in held}
+        held = list(self._held(queue, project, index, claim_id, ids, now))
+        moved = {one.mid: idx.Holding(
+            max(int(one.headers['x-delete-at']), expires + metadata['grace']),
+            backoff_of(one.body)) for one in held}
         if moved:
             # The claim's new expiry entry before any lock moves: a crash
             # between the two leaves a lock to end at the old time, when
             # the old entry gives the message back; never a lock that
             # outlives every entry (hidden until the message's ttl).
             index.put(idx.CLAIM_EXPIRY, idx.claim_ends(expires, claim_id),
-                      max(exp for exp, _ in moved.values()),
+                      max(one.expires for one in moved.values()),
                       idx.holdings(moved))
-        for mid, lock, headers, wait in held:
-            msg_expires = int(headers['x-delete-at'])
+        for one in held:
+            mid, msg_expires = one.mid, int(one.headers['x-delete-at'])
             # A message or lock gone meanwhile (the claim ended, and the
             # message was deleted or its lock ended): not moved.
             with responses.tolerating(responses.NOT_FOUND):
-                if moved[mid][0] != msg_expires:
+                if moved[mid].expires != msg_expires:
                     objects.expire(
                         self._client,
                         upstream.message_container(queue, project), mid,
-                        moved[mid][0], {'x-object-meta-clientid': headers.get(
-                            'x-object-meta-clientid', '')})
+                        moved[mid].expires, {
+                            'x-object-meta-clientid': one.headers.get(
+                                'x-object-meta-clientid', '')})
                 index.expire(idx.LOCK, mid, expires)
                 # Our claim ended before the POST and another took the
                 # message: its lock got our expiry, and has its own back.
                 if self._still_held(queue, project, index, mid, claim_id):
-                    self._forget(index, lock, mid, msg_expires, wait)
+                    self._forget(index, one.lock, mid, msg_expires,
+                                 moved[mid].wait)
         if old != expires:
             index.delete(idx.CLAIM_EXPIRY, idx.claim_ends(old, claim_id))
         with responses.tolerating(responses.NOT_FOUND):
@@ -207,8 +231,7 @@ class ClaimController(taker.ReadyTaker,
             expires, _, ids = self.live(queue, claim_id, project)
         except errors.ClaimDoesNotExist:
             return
-        msg_ctrl = self.driver.message_controller
-        index = msg_ctrl.index(queue, project)
+        index = idx.Index(self._client, queue, project)
         clock = self.driver.clock()
         now = int(clock)
         for mid, held, headers, body in self._held(queue, project, index,

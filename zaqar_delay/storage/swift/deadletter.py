@@ -2,17 +2,14 @@
 more than its queue's ``_max_claim_count`` times goes to its
 ``_dead_letter_queue`` (the rule: ``zaqar_delay.deadletter``)."""
 
-from oslo_serialization import jsonutils
-
 from zaqar_delay import delay
 from zaqar_delay.history import events
 from zaqar_delay.storage.swift import history
 from zaqar_delay.storage.swift import index as idx
-from zaqar_delay.storage.swift import objects
-from zaqar_delay.storage.swift import upstream
+from zaqar_delay.storage.swift import stored
 
 
-def move(client, messages, taking, policy, mid, msg, client_id):
+def move(client, taking, policy, mid, msg, client_id):
     """Move message ``mid`` (content ``msg``, locked by the claim being
     made, ``taker.Taking``) to the dead-letter queue of ``policy``
     (``zaqar_delay.deadletter.Policy``): the copy and its
@@ -21,19 +18,16 @@ def move(client, messages, taking, policy, mid, msg, client_id):
     ``claimed`` and the ``dead_lettered`` events. A crash between leaves
     the message in both queues, never in neither (the original is
     claimable again once its lock ends). Five requests (seven with
-    history); ``messages`` is the message controller."""
+    history)."""
     now, project = taking.now, taking.project
     dlq = policy.queue
     keep = history.keeps(msg)
     msg.pop(history.KEY, None)
     ttl = policy.ttl or msg['ttl']
     msg.update(claim_id=None, ttl=ttl, delay_expires=delay.due_at(now, 0))
-    objects.put(
-        client, upstream.message_container(dlq, project), mid,
-        jsonutils.dumps(msg), now + ttl, content_type='application/json',
-        headers={'x-object-meta-clientid': client_id})
+    stored.write(client, dlq, project, mid, msg, now + ttl, client_id)
     idx.Index(client, dlq, project).put(idx.READY, mid, now + ttl)
-    messages.delete_object(taking.queue, mid, project)
+    stored.delete(client, taking.queue, mid, project)
     taking.index.delete(idx.READY, mid)
     taking.index.delete(idx.LOCK, mid)
     # As on redis.delay, the claim that moved it, then the move.

@@ -18,6 +18,8 @@ from zaqar_delay.storage.swift import history
 from zaqar_delay.storage.swift import messages
 from zaqar_delay.storage.swift import metrics
 from zaqar_delay.storage.swift import migrate
+from zaqar_delay.storage.swift import probe
+from zaqar_delay.storage.swift import promotion
 from zaqar_delay.storage.swift import pushes
 from zaqar_delay.storage.swift import schedules
 from zaqar_delay.storage.swift import upstream
@@ -38,6 +40,7 @@ class DataDriver(common.DelaySettings, upstream_driver.DataDriver):
     history_class = history.History
     export_class = export.Export
     migrate_class = migrate.Migrate
+    probe_class = probe.Probe
 
     def __init__(self, conf, cache, control_driver):
         super().__init__(conf, cache, control_driver)
@@ -45,6 +48,13 @@ class DataDriver(common.DelaySettings, upstream_driver.DataDriver):
         if uri:
             self.swift_conf = common.UriOptions(
                 conf[swift_opts.GROUP_NAME], uri)
+
+    @decorators.lazy_property(write=False)
+    def promotion(self):
+        """The promotion of this driver's queues, which its message and
+        claim controllers share (``promotion.Promotion``)."""
+        return promotion.Promotion(
+            self.connection, lambda: self.delay_conf.promote_batch_size)
 
     @decorators.lazy_property(write=False)
     def connection(self):

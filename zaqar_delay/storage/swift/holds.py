@@ -46,8 +46,9 @@ def hold(index, holders, now, clock):
             return []
         try:
             won = parallel.each(
-                lambda mid: locks.leased(door) and index.create_lock(
-                    mid, holders[mid], expires, int(now)), shards[name])
+                lambda mid: index.create_lock(
+                    mid, holders[mid], expires, int(now), door),
+                shards[name])
             return [mid for mid, ok in zip(shards[name], won) if ok]
         finally:
             index.unlease(name, door)

@@ -7,6 +7,7 @@ index is read; Swift lists them in name order, bounded by ``marker``,
 ``end_marker`` and ``limit``.
 """
 
+import collections
 import time
 import zlib
 
@@ -40,6 +41,15 @@ HOLDS = (DELETING, RESCHEDULING, MOVING)
 # ``claimed`` had an entry per claimed message (now its lock counts).
 LEGACY_KINDS = ('claimed',)
 
+# A DUE entry's name read back (``untimed``): the due time (unix
+# seconds), the message's expiry and its id.
+Timed = collections.namedtuple('Timed', 'due expires message_id')
+# What a claim's CLAIM_EXPIRY entry keeps of one message it holds: the
+# message's expiry and its retry backoff in seconds.
+Holding = collections.namedtuple('Holding', 'expires wait')
+# A claim's CLAIM_EXPIRY entry's name read back (``claim_ended``).
+ClaimEnd = collections.namedtuple('ClaimEnd', 'ended claim_id')
+
 
 def shard(message_id):
     """The shard of a message, whose lease its lock is taken under: the
@@ -65,12 +75,12 @@ def timed(due, expires, message_id):
 
 
 def untimed(name):
-    """(due, expires, message id) of a DUE entry: the due time in
+    """The ``Timed`` of a DUE entry: the due time in
     seconds, to the ms (13 digits) or whole (10 digits: an entry of an
     earlier version, or of CLAIM_EXPIRY's earlier layout)."""
     when, expires, message_id = name.split('.', 2)
     due = int(when) / 1000 if len(when) > 10 else int(when)
-    return due, int(expires), message_id
+    return Timed(due, int(expires), message_id)
 
 
 def claim_ends(claim_expires, claim_id):
@@ -80,25 +90,24 @@ def claim_ends(claim_expires, claim_id):
 
 
 def holdings(held):
-    """The content of a claim's CLAIM_EXPIRY entry: for each message id
-    of ``held``, a dict, the message's expiry and its retry backoff in
-    seconds."""
+    """The content of a claim's CLAIM_EXPIRY entry: ``held`` is
+    {message id: ``Holding``}."""
     return jsonutils.dump_as_bytes(
         {mid: [int(expires), int(wait or 0)]
          for mid, (expires, wait) in held.items()})
 
 
 def held_of(content):
-    """``holdings()`` read back: {message id: (expires, wait)}."""
-    return {mid: tuple(pair)
+    """``holdings()`` read back: {message id: ``Holding``}."""
+    return {mid: Holding(*pair)
             for mid, pair in jsonutils.loads(content).items()}
 
 
 def claim_ended(name):
-    """(claim expiry, claim id) of a claim's CLAIM_EXPIRY entry; None for
-    an entry of one message (``unheld``, ``legacy_held``)."""
+    """The ``ClaimEnd`` of a claim's CLAIM_EXPIRY entry; None for an
+    entry of one message (``unheld``, ``legacy_held``)."""
     when, sep, claim_id = name.partition('-')
-    return (int(when), claim_id) if sep and when.isdigit() else None
+    return ClaimEnd(int(when), claim_id) if sep and when.isdigit() else None
 
 
 def held_until(claim_expires, message_id):
@@ -212,8 +221,8 @@ class Index:
         if door is None:
             return False
         try:
-            return locks.leased(door) and self.create_lock(
-                message_id, claim_id, expires, now)
+            return self.create_lock(message_id, claim_id, expires, now,
+                                    door)
         finally:
             self.unlease(name, door)
 
@@ -225,9 +234,12 @@ class Index:
     def unlease(self, name, door):
         locks.unlease(self._client, self._names[LEASE], name, door)
 
-    def create_lock(self, message_id, claim_id, expires, now):
-        """A message's lock, written under its shard's lease
-        (``locks.create_held``)."""
+    def create_lock(self, message_id, claim_id, expires, now, door):
+        """A message's lock, written under its shard's lease, which ends
+        at ``door`` (``locks.create_held``); False, and nothing sent,
+        once the lease may no longer be used (``locks.leased``)."""
+        if not locks.leased(door):
+            return False
         return locks.create_held(self._client, self._names[LOCK],
                                  message_id, claim_id, expires, now)
 

@@ -1,5 +1,6 @@
 """Message operations of the ``swift.delay`` driver."""
 
+import collections
 import time
 
 from oslo_serialization import jsonutils
@@ -20,12 +21,16 @@ from zaqar_delay.storage.swift import idtime
 from zaqar_delay.storage.swift import index as idx
 from zaqar_delay.storage.swift import objects
 from zaqar_delay.storage.swift import parallel
-from zaqar_delay.storage.swift import promotion
 from zaqar_delay.storage.swift import pushes
 from zaqar_delay.storage.swift import records
 from zaqar_delay.storage.swift import responses
 from zaqar_delay.storage.swift import steering
+from zaqar_delay.storage.swift import stored
 from zaqar_delay.storage.swift import upstream
+
+# A message read with its lock (``MessageController._read``): its
+# object's headers and body, and its ``locks.Lock`` or None.
+Read = collections.namedtuple('Read', 'headers body lock')
 
 
 class MessageController(steering.Steering, deletes.Deletes,
@@ -43,9 +48,7 @@ class MessageController(steering.Steering, deletes.Deletes,
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self._promotion = promotion.Promotion(
-            self._client,
-            lambda: self.driver.delay_conf.promote_batch_size)
+        self._promotion = self.driver.promotion
 
     # The queue helpers of swift.delay's other modules (claims, deletes,
     # stages, deadletter): all they use of this controller.
@@ -55,16 +58,10 @@ class MessageController(steering.Steering, deletes.Deletes,
         return idx.Index(self._client, queue, project)
 
     def ready_view(self, queue, project=None):
-        """Make ready what came due and what ended claims held, then
-        return (the queue's ``index.Index``, now by the driver's clock in
-        whole seconds, read before promoting). Promotion
-        (``promotion.Promotion.promote``) lists ``due`` and
-        ``claim_expiry`` at once (two requests), judged by
-        ``driver.now_ms()``, and moves at most ``[delay]
-        promote_batch_size`` entries of each; it makes no request when
-        another thread of this process is promoting the queue, or when
-        this process caught up on it and nothing it listed has come due
-        since."""
+        """Make ready what came due and what ended claims held
+        (``promotion.Promotion.promote``, judged by ``driver.now_ms()``),
+        then return (the queue's ``index.Index``, now by the driver's
+        clock in whole seconds, read before promoting)."""
         index = self.index(queue, project)
         now = self.driver.now_ms()
         self._promotion.promote(index, now)
@@ -73,18 +70,15 @@ class MessageController(steering.Steering, deletes.Deletes,
     def found(self, queue, message_id, project=None):
         """(headers, body) of a message object, its body the JSON
         content as bytes; None when there is no such object. One GET."""
-        try:
-            return self._find_message(queue, message_id, project)
-        except errors.MessageDoesNotExist:
-            return None
+        return stored.found(self._client, queue, message_id, project)
 
     def _read(self, queue, project, mid):
-        """(headers, content, Lock or None) of a message, read at once;
+        """The ``Read`` of a message, its object and lock read at once;
         None if there is no such message."""
         found, held = parallel.together(
             lambda: self.found(queue, mid, project),
             lambda: self.index(queue, project).lock_of(mid))
-        return None if found is None else found + (held,)
+        return None if found is None else Read(*found, held)
 
     def delete_object(self, queue, message_id, project=None):
         """Delete a message's object alone (one DELETE; gone already is
@@ -103,10 +97,13 @@ class MessageController(steering.Steering, deletes.Deletes,
         # message's writes, several messages at once.
         posting = [(idtime.new(), msg, delay, found)
                    for msg, delay, found in zip(messages, delays, dedups)]
-        return parallel.each(
-            lambda one: self.post_one(queue, project, client_uuid, one[1],
-                                      one[2], one[3], keep, one[0]),
-            posting)
+
+        def post_one(one):
+            mid, msg, delay, found = one
+            return self.post_one(queue, project, client_uuid, msg, delay,
+                                 found, keep, mid)
+
+        return parallel.each(post_one, posting)
 
     def post_one(self, queue, project, client_uuid, msg, delay, found, keep,
                  mid):

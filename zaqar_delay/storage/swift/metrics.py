@@ -21,6 +21,7 @@ from zaqar_delay.storage.swift import index as idx
 from zaqar_delay.storage.swift import migrate
 from zaqar_delay.storage.swift import parallel
 from zaqar_delay.storage.swift import pushes
+from zaqar_delay.storage.swift import stored
 
 # Most ``due`` entries up to now counted in a scrape: above it, the
 # count of due messages not yet promoted is this number.
@@ -40,19 +41,19 @@ def _one(data, queue, project, now):
     first = index.names(idx.READY, limit=1)
     since = []
     if first:
-        found = data.message_controller.found(queue, first[0], project)
+        found = stored.found(data.connection, queue, first[0], project)
         if found is not None:
             headers, body = found
             since.append(jsonutils.loads(body).get('delay_expires') or
                          float(headers['x-timestamp']))
     if due:
-        since.append(idx.untimed(due[0])[0])
+        since.append(idx.untimed(due[0]).due)
     if ended:
         since.append(int(ended[0].split('-', 1)[0]))
     return base.QueueStats(
         delayed=max(waiting - len(due), 0), ready=ready + len(due),
         claimed=locked, available_since=min(since) if since else None,
-        next_due=idx.untimed(later[0])[0] if later else None)
+        next_due=idx.untimed(later[0]).due if later else None)
 
 
 class Metrics(base.MetricsReader):

@@ -3,7 +3,8 @@
 ``due`` entries up to now make their messages ready; ``claim_expiry``
 entries up to now give back what their expired claims still hold (see
 ``messages.MessageController`` for the layout). Claims, list pages and
-stats promote first, a batch of each kind at a time.
+stats promote first, a batch of each kind at a time. Promotion uses the
+queue's index and message objects only: it calls no controller.
 """
 
 import threading
@@ -16,6 +17,7 @@ from zaqar_delay.storage.swift import history
 from zaqar_delay.storage.swift import index as idx
 from zaqar_delay.storage.swift import parallel
 from zaqar_delay.storage.swift import responses
+from zaqar_delay.storage.swift import stored
 from zaqar_delay.storage.swift import upstream
 
 # How many queues a process remembers having caught up on.
@@ -23,7 +25,7 @@ CAUGHT_UP_QUEUES = 10000
 
 
 class Promotion:
-    """The promotion of one driver's queues (one per message controller).
+    """The promotion of one driver's queues (the driver's ``promotion``).
 
     ``batch_size`` returns ``[delay] promote_batch_size``, read at each
     promotion.
@@ -81,7 +83,7 @@ class Promotion:
                 second + 1), limit=batch),
             lambda: index.names(idx.CLAIM_EXPIRY,
                                 end_marker=idx.until(second), limit=batch))
-        due_times = [idx.untimed(name)[0] for name in listed]
+        due_times = [idx.untimed(name).due for name in listed]
         due = [name for name, at in zip(listed, due_times) if at <= now]
         parallel.each(lambda name: self._come_due(index, name), due)
         parallel.each(lambda name: self._claim_ended(index, name, now),
@@ -92,10 +94,11 @@ class Promotion:
 
     @staticmethod
     def _come_due(index, name):
-        _, expires, mid = idx.untimed(name)
+        entry = idx.untimed(name)
         # The ``due`` entry goes last: promotion finds the message by it.
-        parallel.together(lambda: index.put(idx.READY, mid, expires),
-                          lambda: index.delete(idx.WAITING, mid))
+        parallel.together(
+            lambda: index.put(idx.READY, entry.message_id, entry.expires),
+            lambda: index.delete(idx.WAITING, entry.message_id))
         index.delete(idx.DUE, name)
 
     def _claim_ended(self, index, name, now):
@@ -103,17 +106,19 @@ class Promotion:
         still holds, then delete the entry."""
         claim = idx.claim_ended(name)
         if claim is not None:
-            self._claim_entry_ended(index, name, now, *claim)
+            self._claim_entry_ended(index, name, now, claim)
         else:
             self._message_entry_ended(index, name, now)
         index.delete(idx.CLAIM_EXPIRY, name)
 
     @staticmethod
-    def _give_back(index, mid, ended, expires, wait, now, held):
+    def _give_back(index, mid, ended, holding, now, held):
         """Make a message whose claim ended ready, or waiting out its
-        retry backoff (from ``ended``, the claim's expiry); then delete
-        its expired lock ``held``, if any."""
-        due = delay.due_at(ended, wait)
+        retry backoff (from ``ended``, the claim's expiry; ``holding``:
+        ``index.Holding``); then delete its expired lock ``held``, if
+        any."""
+        due = delay.due_at(ended, holding.wait)
+        expires = holding.expires
         if due > now:      # its retry backoff
             index.put(idx.DUE, idx.timed(due, expires, mid), expires)
             index.put(idx.WAITING, mid, expires)
@@ -122,7 +127,7 @@ class Promotion:
         if held is not None:
             index.unlock(mid, held)
 
-    def _claim_entry_ended(self, index, name, now, ended, claim_id):
+    def _claim_entry_ended(self, index, name, now, claim):
         """A claim's entry: give back each message it names that is still
         there (one listing of the message container over the entry's ids
         tells), names this claim or another that has ended, and whose
@@ -131,6 +136,7 @@ class Promotion:
         read, that listing, and per message its GET, its lock's read (and
         a HEAD of another claim it names) and the give-back's writes.
         Why each case: ``doc/source/failures.rst``, "Orphan locks"."""
+        ended, claim_id = claim
         content = index.read(idx.CLAIM_EXPIRY, name)
         held = content and idx.held_of(content)
         if not held:
@@ -148,7 +154,7 @@ class Promotion:
                     if obj['name'] in held}
 
         def one(mid):
-            found = self._message(queue, mid, project)
+            found = stored.found(self._client, queue, mid, project)
             named = found and jsonutils.loads(found[1]).get('claim_id')
             if named != claim_id and not self._ended(index, named, now):
                 return
@@ -157,14 +163,13 @@ class Promotion:
                 if not index.on_hold(lock):
                     return
                 lock = None
-            self._give_back(index, mid, ended, *held[mid], now=now,
-                            held=lock)
+            self._give_back(index, mid, ended, held[mid], now, lock)
             # Once given back: a crash before loses this event.
             history.record(
                 self._client, queue, project,
                 history.keeps(jsonutils.loads(found[1])), mid,
                 events.CLAIM_EXPIRED, ended, claim=claim_id,
-                wait=str(held[mid][1]))
+                wait=str(held[mid].wait))
         parallel.each(one, held)
 
     def _ended(self, index, claim_id, now):
@@ -190,21 +195,15 @@ class Promotion:
             if content is None:     # the message was deleted meanwhile
                 return
             expires, wait = (int(x) for x in content.split())
+        holding = idx.Holding(expires, wait)
         held = index.lock_of(mid)
         if held is not None and held.expires > now:
             if index.on_hold(held):     # as for a claim's entry
-                self._give_back(index, mid, ended, expires, wait, now, None)
+                self._give_back(index, mid, ended, holding, now, None)
             return
         # A delete with its claim no longer deletes this entry: a message
         # without a lock may be gone.
-        if held is None and self._message(index.queue, mid,
-                                          index.project) is None:
+        if held is None and stored.found(self._client, index.queue, mid,
+                                         index.project) is None:
             return
-        self._give_back(index, mid, ended, expires, wait, now, held)
-
-    def _message(self, queue, mid, project):
-        """(headers, content) of a message; None if it is gone."""
-        with responses.tolerating(responses.NOT_FOUND):
-            return self._client.get_object(
-                upstream.message_container(queue, project), mid)
-        return None
+        self._give_back(index, mid, ended, holding, now, held)

@@ -124,7 +124,7 @@ class Pushes(base.PushStore):
         that answered 2xx for a push not done yet: one request each."""
         for push, subscribers in records:
             moved, held, _ = push.handle
-            expires = idx.untimed(moved)[1]
+            expires = idx.untimed(moved).expires
             objects.put(self._client, DELIVERED, held,
                         pending.join_subscribers(subscribers), expires)
             self._recorded.add(held)
@@ -146,7 +146,7 @@ class Pushes(base.PushStore):
     def next_due(self):
         """The earliest due time (or lease end) pending, or None."""
         for entry in self._names(None, 1):
-            return idx.untimed(entry)[0]
+            return idx.untimed(entry).due
         return None
 
     def pending(self, limit):

@@ -41,7 +41,7 @@ class MessageQueueHandler(upstream_messages.MessageQueueHandler):
                     'x-container-object-count'])
         counts = delay.stats(
             total, index.count(idx.LOCK), index.count(idx.WAITING),
-            idx.untimed(first_due[0])[0] if first_due else None)
+            idx.untimed(first_due[0]).due if first_due else None)
         try:
             oldest = ctrl.first(name, project, sort=1)
             newest = ctrl.first(name, project, sort=-1)

@@ -57,10 +57,10 @@ class Steering:
         read = self._read(queue, project, message_id)
         if read is None:
             raise errors.MessageDoesNotExist(message_id, queue, project)
-        held = read[2]
+        held = read.lock
         if held is not None and held.expires > now:
             raise errors.MessageIsClaimed(message_id)
-        self._expires_after(message_id, read[0], asked)
+        self._expires_after(message_id, read.headers, asked)
         ours = holds.hold(index, {message_id: idx.RESCHEDULING +
                                   uuidutils.generate_uuid()}, now,
                           self.driver.now)[message_id]

@@ -1,12 +1,11 @@
 """How a ``swift.delay`` claim takes ready messages.
 
-``ReadyTaker._take_ready`` takes up to ``limit`` ready messages for one
-claim being made (``Taking``): each through its lock, written
-create-only under the lease of its shard, so that two claims never both
-take a message; a message due for its dead-letter queue is moved there
-instead, one rescheduled and not due yet is let go. ``_write``
-writes a taken message back, claimed. Requests per claim:
-doc/source/swift.rst.
+``Taker.take`` takes up to ``limit`` ready messages for one claim being
+made (``Taking``): each through its lock, written create-only under the
+lease of its shard, so that two claims never both take a message; a
+message due for its dead-letter queue is moved there instead, one
+rescheduled and not due yet is let go. ``Taker.write`` writes a taken
+message back, claimed. Requests per claim: doc/source/swift.rst.
 """
 
 import collections
@@ -24,14 +23,13 @@ from zaqar_delay.storage.swift import history
 from zaqar_delay.storage.swift import idtime
 from zaqar_delay.storage.swift import index as idx
 from zaqar_delay.storage.swift import locks
-from zaqar_delay.storage.swift import objects
 from zaqar_delay.storage.swift import parallel
 from zaqar_delay.storage.swift import records
-from zaqar_delay.storage.swift import upstream
+from zaqar_delay.storage.swift import stored
 
 # Ready names a claim reads at a time (x limit), and how long a process's
 # claims on a queue try shards at random after meeting another claim
-# (``_take_ready`` below).
+# (``Taker.take`` below).
 SPREAD = 20
 CONTENDED_SECONDS = 10
 # How many queues a process remembers meeting contention on.
@@ -40,31 +38,31 @@ CONTENDED_QUEUES = 10000
 # What one claim being made takes its messages with.
 Taking = collections.namedtuple(
     'Taking', 'queue project index claim_id expires grace meta now backoff')
+# A message taken: as the claim returns it (a ``message.Message``, with
+# its id), the expiry it gets and its retry backoff in seconds.
+Taken = collections.namedtuple('Taken', 'message expires wait')
+# The names of one shard a claim takes at once, and how many it needs.
+Share = collections.namedtuple('Share', 'shard need')
 
 
-class ReadyTaker:
-    """The taking part of the claim controller (a mixin, placed before
-    upstream's controller, whose ``driver`` and ``_client`` it uses)."""
+class Taker:
+    """The taking of ready messages for the claims of one driver."""
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
+    def __init__(self, driver):
+        self.driver = driver
+        self._client = driver.connection
         self._contended = {}    # queue: monotonic time its spread ends
 
-    def _take_ready(self, taking, limit):
-        """Take up to ``limit`` ready messages.
+    def take(self, taking, limit):
+        """Take up to ``limit`` ready messages: their ``Taken``, by id.
 
-        The ready index is read a page (``SPREAD`` x ``limit`` names) at a
-        time from its head, and its names grouped by shard. Shards are
-        tried the oldest first (in a random order once this process's
-        claims on the queue met another claim, for ``CONTENDED_SECONDS``
-        after), as many at once as hold the names still needed: for
-        each, the claim takes the shard's lease and, while it lasts,
-        writes the locks of the shard's names, create-only: a name whose
-        lock lives is held by another claim and passed over. A shard
-        whose lease another taker holds is passed over too. Reading
-        stops when the index ends, or after ``limit`` + the promotion
-        batch size names: so a claim comes back empty only when nothing
-        ready is left but messages that other claims hold or are taking.
+        The ready index is read a page (``SPREAD`` x ``limit`` names) at
+        a time, its names grouped by shard; shards are taken the oldest
+        first (at random for ``CONTENDED_SECONDS`` once this process's
+        claims on the queue met another), several at once, each under
+        its lease. A held name or lease is passed over; reading stops at
+        ``limit`` + the promotion batch size names. The cost, and why:
+        doc/source/swift.rst, "Cost".
         """
         index = taking.index
         bound = limit + self.driver.delay_conf.promote_batch_size
@@ -88,11 +86,12 @@ class ReadyTaker:
                 plan, need = [], limit - len(taken)
                 while order and need > 0:
                     shard = order.pop(0)
-                    plan.append((shard, min(need, len(shards[shard]))))
-                    need -= plan[-1][1]
+                    plan.append(Share(shard, min(need, len(shards[shard]))))
+                    need -= plan[-1].need
                 for got, passed, tried_here in parallel.each(
-                        lambda one: self._take_shard(
-                            taking, one[0], shards[one[0]], one[1]), plan):
+                        lambda share: self._take_shard(
+                            taking, share.shard, shards[share.shard],
+                            share.need), plan):
                     tried += tried_here
                     taken.extend(got)
                     if passed:
@@ -104,27 +103,28 @@ class ReadyTaker:
                 self._contended.clear()
             self._contended[index.name] = (time.monotonic()
                                            + CONTENDED_SECONDS)
-        return sorted(taken, key=lambda one: one[0]['id'])
+        return sorted(taken, key=lambda one: one.message['id'])
 
     def _take_shard(self, taking, shard, names, need):
         """Take up to ``need`` of ``names`` (ready, of one shard) under
-        the shard's lease: (what ``_take`` returned for each message
-        taken, whether a name or the lease was held by another, how many
-        names were tried)."""
+        the shard's lease: (the ``Taken`` of each message taken, whether
+        a name or the lease was held by another, how many names were
+        tried)."""
         index = taking.index
         door = index.lease(shard, taking.claim_id, taking.now)
         if door is None:
             return [], True, 0
+
+        def lock(mid):
+            return index.create_lock(mid, taking.claim_id, taking.expires,
+                                     taking.now, door)
+
         won, passed, tried = [], False, 0
         try:
             while names and len(won) < need and locks.leased(door):
                 batch, names = names[:need - len(won)], names[need - len(won):]
                 tried += len(batch)
-                # Each write is sent while the lease surely lasts.
-                for mid, held in zip(batch, parallel.each(
-                        lambda mid: locks.leased(door) and index.create_lock(
-                            mid, taking.claim_id, taking.expires,
-                            taking.now), batch)):
+                for mid, held in zip(batch, parallel.each(lock, batch)):
                     if held:
                         won.append(mid)
                     else:
@@ -132,11 +132,11 @@ class ReadyTaker:
         finally:
             # The messages are read once their locks are written: a
             # claim that held one before wrote it before giving it up.
-            found = parallel.together(
+            _, found = parallel.together(
                 lambda: index.unlease(shard, door),
                 lambda: parallel.each(
-                    lambda mid: self.driver.message_controller.found(
-                        taking.queue, mid, taking.project), won))[1]
+                    lambda mid: stored.found(self._client, taking.queue, mid,
+                                             taking.project), won))
         taken = []
         for mid, one in zip(won, found):
             if one is None:
@@ -149,11 +149,10 @@ class ReadyTaker:
         return taken, passed, tried
 
     def _take(self, taking, mid, headers, body):
-        """A locked message as claimed, and (its expiry, its retry backoff)
-        with the claim: what ``_write`` writes; None if it went to the
-        DLQ, or is rescheduled and not due yet (``records.waits``: its
-        lock is given up). The message is a ``message.Message`` with the
-        due time it came due at."""
+        """A locked message as claimed (``Taken``): what ``write`` writes;
+        None if it went to the DLQ, or is rescheduled and not due yet
+        (``records.waits``: its lock is given up). The message is a
+        ``message.Message`` with the due time it came due at."""
         content = jsonutils.loads(body)
         if records.waits(content, self.driver.now_ms()):
             taking.index.unlock(mid, locks.Lock(taking.claim_id,
@@ -164,8 +163,7 @@ class ReadyTaker:
         client = headers.get('x-object-meta-clientid', '')
         policy = dead_letters.of_queue(taking.meta)
         if dead_letters.moves(policy, msg['claim_count']):
-            deadletter.move(self._client, self.driver.message_controller,
-                            taking, policy, mid, msg, client)
+            deadletter.move(self._client, taking, policy, mid, msg, client)
             return None
         now = taking.now
         msg_expires = max(int(headers['x-delete-at']),
@@ -179,19 +177,16 @@ class ReadyTaker:
         # Zaqar's clock is whole seconds; the posting time is finer.
         msg['age'] = max(0, now - idtime.created_at(mid, headers))
         msg['_client'] = client
-        return msg, (msg_expires, wait or 0)
+        return Taken(msg, msg_expires, wait or 0)
 
-    def _write(self, taking, msg, held):
+    def write(self, taking, taken):
         """Write a taken message back, claimed; trim it to what the claim
         returns."""
-        objects.put(
-            self._client,
-            upstream.message_container(taking.queue, taking.project),
-            msg['id'], jsonutils.dumps({
-                key: value for key, value in msg.items()
-                if key not in ('id', 'age', '_client')}), held[0],
-            content_type='application/json',
-            headers={'x-object-meta-clientid': msg.pop('_client')})
+        msg = taken.message
+        stored.write(self._client, taking.queue, taking.project, msg['id'],
+                     {key: value for key, value in msg.items()
+                      if key not in ('id', 'age', '_client')},
+                     taken.expires, msg.pop('_client'))
         history.record(self._client, taking.queue, taking.project,
                        history.keeps(msg), msg['id'], events.CLAIMED,
                        taking.now, claim=taking.claim_id,

@@ -9,7 +9,6 @@ from oslo_utils import timeutils
 
 from tests.common import behaviour
 from tests.fixtures import swift_store
-from zaqar_delay.storage.swift import claims
 from zaqar_delay.storage.swift import idtime
 from zaqar_delay.storage.swift import index as idx
 from zaqar_delay.storage.swift import taker
@@ -35,7 +34,8 @@ class SwiftClaimTakingTest(behaviour.Helpers, swift_store.DelayTestBase):
                                         self.now + 600, self.now))
         _, first = self.claim(limit=2)
         self.assertEqual(self.ids[1:3], first)
-        self.assertEqual({(PROJECT, self.queue)}, set(self.claims._contended))
+        self.assertEqual({(PROJECT, self.queue)},
+                         set(self.claims._taker._contended))
 
     def test_a_claim_takes_one_lease_a_shard(self):
         # The lease containers made first.
@@ -105,12 +105,12 @@ class SwiftClaimShardsTest(behaviour.Helpers, swift_store.DelayTestBase):
         # Each shard's taking waits for the four others: a claim that
         # took them one after another would break the barrier.
         meeting = threading.Barrier(5, timeout=30)
-        take_shard = claims.ClaimController._take_shard
+        take_shard = taker.Taker._take_shard
 
         def meeting_first(controller, *args):
             meeting.wait()
             return take_shard(controller, *args)
-        with mock.patch.object(claims.ClaimController, '_take_shard',
+        with mock.patch.object(taker.Taker, '_take_shard',
                                meeting_first):
             _, got = self.claim(limit=5)
         self.assertEqual(ids, got)

@@ -11,11 +11,11 @@ from zaqar.storage import errors
 from tests.common import behaviour
 from tests.fixtures import faults
 from tests.fixtures import swift_store
-from zaqar_delay.storage.swift import claims
 from zaqar_delay.storage.swift import index as idx
 from zaqar_delay.storage.swift import locks
 from zaqar_delay.storage.swift import messages
 from zaqar_delay.storage.swift import objects
+from zaqar_delay.storage.swift import taker
 
 PROJECT = behaviour.PROJECT
 
@@ -91,7 +91,7 @@ class SwiftFaultTest(behaviour.Helpers, swift_store.DelayTestBase):
         # the delete is done.
         (mid,) = self.post(0)
         read, take = messages.MessageController._read, \
-            claims.ClaimController._take
+            taker.Taker._take
         taken, deleted, claimed = threading.Event(), threading.Event(), []
 
         def take_after_the_delete(ctrl, *args):
@@ -112,7 +112,7 @@ class SwiftFaultTest(behaviour.Helpers, swift_store.DelayTestBase):
             'zaqar_delay.storage.swift.messages.MessageController._read',
             read_then_claim))
         self.useFixture(fixtures.MonkeyPatch(
-            'zaqar_delay.storage.swift.claims.ClaimController._take',
+            'zaqar_delay.storage.swift.taker.Taker._take',
             take_after_the_delete))
         try:
             self.assertRaises(errors.MessageIsClaimed, self.messages.delete,

@@ -112,17 +112,17 @@ class SwiftClaimExpiryTest(behaviour.Helpers, swift_store.DelayTestBase):
         # over the message; the claimer then must not delete its ready
         # entry.
         (mid,) = self.post(0)
-        write = self.claims._write
+        write = self.claims._taker.write
 
-        def slow(taking, msg, held):
+        def slow(taking, taken):
             deadline = time.monotonic() + 30
             while not self.entries() and time.monotonic() < deadline:
                 time.sleep(0.05)    # the entry, written meanwhile
             timeutils.advance_time_seconds(61)
             self.messages.ready_view(self.queue, PROJECT)
             self.assertEqual([], self.entries())
-            write(taking, msg, held)
+            write(taking, taken)
 
-        with mock.patch.object(self.claims, '_write', slow):
+        with mock.patch.object(self.claims._taker, 'write', slow):
             self.assertEqual([mid], self.claim(ttl=60)[1])
         self.assertEqual([mid], self.claim()[1])

@@ -12,10 +12,10 @@ from tests.fixtures import swift_store
 from zaqar_delay import delay
 from zaqar_delay import errors as delay_errors
 from zaqar_delay.storage import message
-from zaqar_delay.storage.swift import claims
 from zaqar_delay.storage.swift import history
 from zaqar_delay.storage.swift import index as idx
 from zaqar_delay.storage.swift import steering
+from zaqar_delay.storage.swift import taker
 from zaqar_delay.storage.swift import upstream
 
 PROJECT = behaviour.PROJECT
@@ -153,7 +153,7 @@ class SwiftRescheduleTest(behaviour.Helpers, swift_store.DelayTestBase):
         # The claim reads the ready index, then the reschedule runs whole
         # (it deletes the ready entry), then the claim takes the lock.
         (mid,) = self.post(0)
-        take = claims.ClaimController._take_shard
+        take = taker.Taker._take_shard
         done = []
 
         def rescheduled_first(ctrl, *args):
@@ -162,7 +162,7 @@ class SwiftRescheduleTest(behaviour.Helpers, swift_store.DelayTestBase):
             return take(ctrl, *args)
 
         self.useFixture(fixtures.MonkeyPatch(
-            'zaqar_delay.storage.swift.claims.ClaimController._take_shard',
+            'zaqar_delay.storage.swift.taker.Taker._take_shard',
             rescheduled_first))
         self.assertEqual([], self.claim()[1])
         self.assertEqual([mid], [m['id'] for m in done])
