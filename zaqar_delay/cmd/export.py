@@ -58,34 +58,21 @@ def run(args, out):
 def _export_history(args, out):
     found = history.stores(args.config_file)
     queues.check(found.control.queue_controller, args.project, args.queue)
-    sink = out if args.output == '-' else open(args.output, 'w')
-    total = 0
-    try:
-        for project in args.project:
-            for queue in args.queue or found.queues(project):
-                try:
-                    kept = history.reader(found, queue, project)
-                except errors.HistoryError as exc:
-                    if args.queue:
-                        raise errors.CommandFailure('%s/%s: %s' % (
-                            project, queue, exc)) from None
-                    sys.stderr.write('%s/%s: %s\n' % (project, queue, exc))
-                    continue
-                count = export.write(
-                    (history_export.record(project, queue, event,
-                                           args.with_body)
-                     for event in kept.events(queue, project, args.since,
-                                              args.until)),
-                    sink)
-                sink.flush()
-                sys.stderr.write('%s/%s: %d events\n' % (
-                    project, queue, count))
-                total += count
-    finally:
-        if sink is not out:
-            sink.close()
-    sys.stderr.write('exported %d events\n' % total)
-    return 0
+
+    def records(project, queue):
+        try:
+            kept = history.reader(found, queue, project)
+        except errors.HistoryError as exc:
+            if args.queue:
+                raise errors.CommandFailure('%s/%s: %s' % (
+                    project, queue, exc)) from None
+            sys.stderr.write('%s/%s: %s\n' % (project, queue, exc))
+            return None
+        return (history_export.record(project, queue, event,
+                                      args.with_body)
+                for event in kept.events(queue, project, args.since,
+                                         args.until))
+    return _write(args, out, found.queues, records, 'events')
 
 
 def _export_messages(args, out):
@@ -94,20 +81,33 @@ def _export_messages(args, out):
     except errors.ExportError as exc:
         raise errors.CommandFailure(str(exc)) from None
     queues.check(control.queue_controller, args.project, args.queue)
+
+    def records(project, queue):
+        return export.messages(name, data, queue, project, args.batch,
+                               args.with_body)
+    return _write(args, out, lambda project: export.queues(control, project),
+                  records, 'messages')
+
+
+def _write(args, out, listed, records, noun):
+    """Write ``records(project, queue)`` (None: skip the queue) of each
+    queue named, or ``listed(project)``, to ``args.output`` or ``out``;
+    count them per queue and in all on stderr."""
     sink = out if args.output == '-' else open(args.output, 'w')
     total = 0
     try:
         for project in args.project:
-            for queue in args.queue or export.queues(control, project):
-                count = export.write(export.messages(
-                    name, data, queue, project, args.batch,
-                    args.with_body), sink)
+            for queue in args.queue or listed(project):
+                rows = records(project, queue)
+                if rows is None:
+                    continue
+                count = export.write(rows, sink)
                 sink.flush()
-                sys.stderr.write('%s/%s: %d messages\n' % (
-                    project, queue, count))
+                sys.stderr.write('%s/%s: %d %s\n' % (
+                    project, queue, count, noun))
                 total += count
     finally:
         if sink is not out:
             sink.close()
-    sys.stderr.write('exported %d messages\n' % total)
+    sys.stderr.write('exported %d %s\n' % (total, noun))
     return 0
