@@ -114,6 +114,7 @@ class Dispatcher:
                                  settings.max_in_flight_per_subscriber,
                                  monotonic)
         self.wake = threading.Event()
+        self.looked = None      # the time the last pass took pushes due by
         self._finished = collections.deque()
         self._partial = {}      # id(outcome) -> outcome, to record
         self._held = 0
@@ -127,8 +128,10 @@ class Dispatcher:
 
     def run_once(self):
         """Forget the pushes made since the last pass, then push one
-        batch of due pushes; return how many were taken."""
+        batch of the pushes due at ``looked`` (the clock read once, at
+        the pass's start); return how many were taken."""
         self.flush()
+        now = self.looked = self.clock()
         room = min(self.batch_size, self.max_held - self.held)
         if room <= 0:
             return 0
@@ -137,7 +140,7 @@ class Dispatcher:
         # within it (half the lease, if shorter than the timeouts allow).
         deadline = self.monotonic() + max(
             self.lease - sum(self.timeout) - 1, self.lease / 2)
-        taken = self.store.take(self.clock(), room, self.lease)
+        taken = self.store.take(now, room, self.lease)
         with self._lock:
             self._held += len(taken)
         by_queue = collections.defaultdict(list)

@@ -56,10 +56,12 @@ class Runner:
         self.wake.set()
 
     def wait(self, taken=1):
-        """Seconds to sleep before the next round. A push due already
-        that the last pass could not take (``taken`` 0: its lease is
-        another's, or Swift still shows an ended lease) is looked at
-        again in ``poll_interval``, not at once."""
+        """Seconds to sleep before the next round. A push that came due
+        after the last pass looked (``Dispatcher.looked``) is taken at
+        once. One due already when it looked that it could not take
+        (``taken`` 0: its lease is another's, Swift still shows an ended
+        lease, or ``max_held`` are held) is looked at again in
+        ``poll_interval``, not at once."""
         due = self.pusher.next_due()
         if self.ticker is not None:
             due = earliest(due, self.ticker.next_due())
@@ -67,7 +69,8 @@ class Runner:
         if due is None:
             return poll
         pause = due - self.pusher.clock()
-        if pause <= 0 and not taken:
+        looked = self.pusher.looked
+        if pause <= 0 and not taken and (looked is None or due <= looked):
             return poll
         return min(poll, max(0.0, pause))
 

@@ -71,8 +71,9 @@ class RunnerSleepTest(testtools.TestCase):
 
     make = test_dispatcher.DispatcherTest.make
 
-    def wait(self, pending_pushes, taken=1, ticks_due=None):
+    def wait(self, pending_pushes, taken=1, ticks_due=None, looked=100):
         pusher = self.make(pending_pushes, 100)
+        pusher.looked = looked      # as if its last pass had looked then
         ticker = None if ticks_due is None else Ticker([], ticks_due)
         return runner.Runner(pusher, ticker).wait(taken)
 
@@ -86,6 +87,14 @@ class RunnerSleepTest(testtools.TestCase):
 
     def test_a_due_push_it_could_not_take_is_not_polled_in_a_loop(self):
         self.assertEqual(0.5, self.wait({'q/a': 90}, taken=0))
+        self.assertEqual(0.5, self.wait({'q/a': 99.95}, taken=0,
+                                        looked=99.95))
+
+    def test_a_push_due_since_the_pass_looked_is_taken_at_once(self):
+        # The pass took what was due at 99.9 and ended at 100: the push
+        # due at 99.95 came due in between.
+        self.assertEqual(0.0, self.wait({'q/a': 99.95}, taken=0,
+                                        looked=99.9))
 
     def test_the_next_schedule_look_counts_when_sooner(self):
         self.assertAlmostEqual(0.25, self.wait({'q/a': 130},
