@@ -14,6 +14,7 @@ import collections
 import time
 
 from oslo_utils import timeutils
+import swiftclient
 
 from zaqar_delay.storage.swift import objects
 from zaqar_delay.storage.swift import parallel
@@ -35,13 +36,23 @@ def bids(container):
 
 
 def create(client, container, name, content, expires, headers=None):
-    """Write an object unless one lives there; False when one does."""
-    with responses.tolerating(responses.PRECONDITION_FAILED):
-        objects.put(client, container, name, content, expires,
-                    headers=dict(headers or {}, **{'If-None-Match': '*'}),
-                    content_length=len(content))
-        return True
-    return False
+    """Write an object unless one lives there; False when one does, or
+    when ``expires`` passed before Swift took the write (it refuses an
+    ``X-Delete-At`` in its past, twice: what the object stands for, a
+    bid or a door say, has ended)."""
+    try:
+        with responses.tolerating(responses.PRECONDITION_FAILED):
+            objects.put(client, container, name, content, expires,
+                        headers=dict(headers or {},
+                                     **{'If-None-Match': '*'}),
+                        content_length=len(content))
+            return True
+        return False
+    except swiftclient.ClientException as exc:
+        if (exc.http_status != responses.BAD_REQUEST or
+                expires > time.time()):
+            raise
+        return False
 
 
 def read(client, container, name):

@@ -1,8 +1,11 @@
 import datetime
+import time
 
 from oslo_utils import timeutils
+import swiftclient
 import testtools
 
+from tests.unit.storage.swift import test_objects
 from zaqar_delay.storage.swift import locks
 
 
@@ -23,3 +26,21 @@ class LastingTest(testtools.TestCase):
         self.assertFalse(lasts())
         self.at(1000061)
         self.assertFalse(lasts())
+
+
+class CreateTest(testtools.TestCase):
+    """A create-only write that Swift refuses for its X-Delete-At."""
+
+    def test_an_end_already_past_is_not_taken(self):
+        client = test_objects.Client(refusals=2)
+        self.assertFalse(locks.create(client, 'box', 'name', b'bid',
+                                      time.time() - 1))
+        self.assertEqual(2, len(client.sent))
+
+    def test_a_refusal_of_a_live_end_or_another_error_is_raised(self):
+        client = test_objects.Client(refusals=2)
+        self.assertRaises(swiftclient.ClientException, locks.create,
+                          client, 'box', 'name', b'bid', time.time() + 60)
+        client = test_objects.Client(refusals=1, status=503)
+        self.assertRaises(swiftclient.ClientException, locks.create,
+                          client, 'box', 'name', b'bid', time.time() - 1)
