@@ -8,6 +8,8 @@ from oslo_serialization import jsonutils
 from oslo_utils import timeutils
 from zaqar.storage.swift import driver as upstream_driver
 
+from tests.fixtures import openstack
+from tests.fixtures import services
 from tests.fixtures import swift_store
 from zaqar_delay.cmd import manage
 from zaqar_delay.storage.swift import index as idx
@@ -16,9 +18,26 @@ from zaqar_delay.storage.swift import migrate
 CLIENT = str(uuid.uuid4())
 
 
+# The Swift account of a user of its own: ``manage migrate`` goes through
+# every queue of the account, and the admin's account holds the queues of
+# every test this process ran before.
+USER = 'migrate'
+CONF = 'wsgi_swift_delay_migrate.conf'
+
+
 class MigrateTest(swift_store.DelayTestBase):
 
+    config_file = CONF
+
     def setUp(self):
+        stack = services.keystone_swift()
+        if not getattr(stack, 'migrate_user', None):
+            stack.migrate_user = stack.user(USER, USER + '-project',
+                                            role='admin')
+        services.zaqar_conf_dir(CONF, swift_store.DRIVER_CONF.format(
+            user=USER, project=USER + '-project',
+            password=stack.migrate_user, keystone=stack.keystone,
+            region=openstack.REGION, redis=services.redis_server().url))
         super().setUp()
         timeutils.set_time_override()
         self.addCleanup(timeutils.clear_time_override)
