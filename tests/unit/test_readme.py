@@ -17,7 +17,7 @@ class ReadmeTest(testtools.TestCase):
         serve, test = smoke_devserver.readme_commands()
         self.assertTrue(serve.startswith(
             'python3 tools/run_tox.py -e devserver --notest && '), serve)
-        self.assertEqual('python3 tools/run_tox.py', test)
+        self.assertEqual('python3 tools/run_tox.py -p', test)
         self.assertNotIn('sudo', serve + test)
 
     def test_no_pip_install_outside_a_virtualenv(self):
@@ -43,4 +43,4 @@ class ReadmeTest(testtools.TestCase):
         self.assertLess(path, smoke)
         self.assertLess(smoke, commands.index(test))
         self.assertLess(commands.index(test), commands.index(
-            test + ' -e slow'))
+            'python3 tools/run_tox.py -e slow'))
