@@ -90,6 +90,14 @@ def split_subscribers(joined):
     return frozenset(joined.split(SUBSCRIBERS_SEP)) if joined else frozenset()
 
 
+def earlier(due, before=None):
+    """``due``, or None when it is None or not earlier than ``before``
+    (``base.PushStore.next_due``)."""
+    if due is None or (before is not None and due >= before):
+        return None
+    return due
+
+
 def listed(push, at):
     """The ``PENDING_FIELDS`` record of a pending push due at ``at``."""
     return dict(zip(PENDING_FIELDS, (

@@ -69,6 +69,14 @@ class PendingPushes(WithPushes):
         self.assertEqual([(PROJECT, 'q', ids[0]), (PROJECT, 'q', ids[2])],
                          [p[:3] for p in taken])
 
+    def test_next_due_before_a_time(self):
+        self.post(5, 9)
+        now = timeutils.utcnow_ts(True)
+        self.assertEqual(round(now + 5, 3),
+                         round(self.store.next_due(before=now + 5.001), 3))
+        self.assertIsNone(self.store.next_due(before=now + 5))
+        self.assertIsNone(self.store.next_due(before=now))
+
     def test_a_push_is_due_to_the_millisecond(self):
         # Posted 0.4 s into a second: due 1.4 s into the next one.
         timeutils.advance_time_delta(datetime.timedelta(

@@ -317,8 +317,11 @@ class Dispatcher:
         return policy.verdict(status), status
 
     def next_due(self):
-        """When the earliest pending push is due, or None."""
-        return self.store.next_due()
+        """When the earliest pending push is due, or None; None also
+        when it is not due within ``poll_interval``, after which the
+        runner looks again anyway."""
+        return self.store.next_due(
+            before=self.clock() + self.poll_interval)
 
     def watch(self, stop):
         """Have a store that tells when a push due earlier than every

@@ -55,8 +55,11 @@ class PushStore(Service):
         the history of messages that keep one."""
 
     @abc.abstractmethod
-    def next_due(self):
-        """The earliest due time (or lease end) pending, or None."""
+    def next_due(self, before=None):
+        """The earliest due time (or lease end) pending, or None; with
+        ``before`` (UNIX seconds), None also when that time is not
+        earlier than ``before``, so that a store whose server reads every
+        key in a query's bounds reads only those due before it."""
 
     @abc.abstractmethod
     def pending(self, limit):

@@ -101,9 +101,11 @@ class Pushes(base.PushStore):
 
     @utils.raises_conn_error
     @utils.retries_on_autoreconnect
-    def next_due(self):
-        """The earliest due time (or lease expiry) pending, or None."""
-        first = queries.push_next()
+    def next_due(self, before=None):
+        """The earliest due time (or lease expiry) pending, or None
+        (``base.PushStore.next_due``): one indexed read per database,
+        bounded by ``before``."""
+        first = queries.push_next(before)
         found = [doc['pa'] for collection in self._collections()
                  for doc in queries.find(collection, first, limit=1,
                                          projection={'pa': 1})]

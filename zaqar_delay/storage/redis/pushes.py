@@ -91,9 +91,11 @@ class Pushes(base.PushStore):
 
     @utils.raises_conn_error
     @utils.retries_on_connection_error
-    def next_due(self):
-        """The earliest due time (or lease expiry) pending, or None."""
-        return zsets.earliest(self._client, keys.PUSHES)
+    def next_due(self, before=None):
+        """The earliest due time (or lease expiry) pending, or None
+        (``base.PushStore.next_due``): one O(log n) read."""
+        return pending.earlier(zsets.earliest(self._client, keys.PUSHES),
+                               before)
 
     @utils.raises_conn_error
     @utils.retries_on_connection_error

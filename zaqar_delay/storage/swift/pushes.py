@@ -143,10 +143,11 @@ class Pushes(base.PushStore):
                     self._client.delete_object(DELIVERED, held)
             locks.release(self._client, LEASES, held, until)
 
-    def next_due(self):
-        """The earliest due time (or lease end) pending, or None."""
+    def next_due(self, before=None):
+        """The earliest due time (or lease end) pending, or None
+        (``base.PushStore.next_due``): a listing of one name."""
         for entry in self._names(None, 1):
-            return idx.untimed(entry).due
+            return pending.earlier(idx.untimed(entry).due, before)
         return None
 
     def pending(self, limit):

@@ -150,6 +150,38 @@ class QueryPlanTest(mongodb_store.MongoMixin, zaqar_base.TestBase):
             DELAYED, limit=1)
 
 
+class PushPlanTest(testtools.TestCase):
+    """A dispatcher's next due time, bounded by the time it would look
+    again anyway: the keys of the pushes due before then, however many
+    are pending later (secantusdb reads every key in the bounds)."""
+
+    LATER, SOON = 2000, 3
+
+    def test_next_due_reads_only_what_is_due_before_the_bound(self):
+        server = services.mongo_server()
+        name = 'zd_push_plans_' + uuid.uuid4().hex[:8]
+        self.addCleanup(server.client.drop_database, name)
+        collection = server.client[name].messages
+        collection.create_index(queries.PUSH_INDEX, name='delay_push')
+        now = 1800000000.0
+        collection.insert_many(
+            [{'p_q': 'p/q', 'pa': now + 3600 + i} for i in range(self.LATER)]
+            + [{'p_q': 'p/q', 'pa': now + i / 10} for i in range(self.SOON)]
+            + [{'p_q': 'p/q'}])                 # no pending push
+        bounded = queries.push_next(before=now + 0.5)
+        plan = queries.find(collection, bounded, limit=1).explain()
+        self.assertEqual('delay_push', mongodb_store.winning_index(plan))
+        self.assertLessEqual(plan['executionStats']['totalKeysExamined'],
+                             self.SOON + 1)
+        (first,) = queries.find(collection, bounded, limit=1)
+        self.assertEqual(now, first['pa'])
+        self.assertEqual([], list(queries.find(
+            collection, queries.push_next(before=now), limit=1)))
+        unbounded = queries.push_next()
+        self.assertEqual(now, queries.find(collection, unbounded,
+                                           limit=1)[0]['pa'])
+
+
 class NoHintNoInTest(testtools.TestCase):
     """The hot queries keep the plain form the test server plans well."""
 
