@@ -74,6 +74,18 @@ class ScheduleStoreBehaviour(behaviour.Helpers):
         # Its taker died: due again when the lease ends.
         self.assertEqual([(self.name, PROJECT)], self.take(100 + LEASE))
 
+    def test_a_queue_touched_twice_is_taken_once_and_left_alone(self):
+        # Its schedules were set twice (a store may keep a look for
+        # each): a pass takes it once, and once that pass has recorded
+        # its next look no look of it is due at the same time.
+        self.touch(50)
+        self.touch(100)
+        self.assertEqual([(self.name, PROJECT)], self.take(100))
+        self.assertTrue(self.advance({'s': 100}, 102, 100 + LEASE))
+        self.assertEqual([], self.take(100))
+        self.assertEqual(102, self.next_tick())
+        self.assertEqual([(self.name, PROJECT)], self.take(102))
+
     def test_takes_are_earliest_first_and_bounded(self):
         for number in range(5):
             self.touch(100 - number, queue='%s.%d' % (self.name, number))

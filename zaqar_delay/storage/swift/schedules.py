@@ -84,36 +84,37 @@ class Schedules(base.ScheduleStore):
     def take(self, now, limit, lease):
         """Up to ``limit`` due queues, held for ``lease`` seconds: one
         listing, then nine requests per queue taken (the lease, the
-        entry's HEAD, its move), ``WORKERS`` queues at a time."""
+        entry's HEAD, its move), ``WORKERS`` queues at a time. A queue
+        listed more than once (each ``touch`` writes an entry) is taken
+        once, and all its listed entries move."""
         taker = uuid.uuid4().hex
         with self._lock:
             # Leases that ended with no advance (a failed pass).
             for key in [key for key in self._held if key[1] < now]:
                 del self._held[key]
-        found = self._names(idx.until(now), limit)
-        with futures.ThreadPoolExecutor(min(WORKERS, len(found) or 1)) \
+        listed = {}     # member -> its entries, in listing order
+        for name in self._names(idx.until(now), limit):
+            listed.setdefault(unentry(name)[1], []).append(name)
+        with futures.ThreadPoolExecutor(min(WORKERS, len(listed) or 1)) \
                 as pool:
-            taken = list(pool.map(
-                lambda name: self._take(name, taker, now, now + lease),
-                found))
-        seen, unique = set(), []
-        for one in taken:
-            if one is not None and one not in seen:
-                seen.add(one)
-                unique.append(one)
-        return unique
+            taken = pool.map(
+                lambda item: self._take(item[0], item[1], taker, now,
+                                        now + lease),
+                listed.items())
+            return [one for one in taken if one is not None]
 
-    def _take(self, name, taker, now, until):
-        _, found = unentry(name)
+    def _take(self, found, names, taker, now, until):
+        """Take the queue ``found`` (a member) listed at ``names``."""
         if not locks.take(self._client, LEASES, found, taker, until, now):
             return None     # another pass holds it
-        if not self._there(name):
+        if not any(self._there(name) for name in names):
             # A listing can lag behind the writes (Swift updates it
-            # after the object): another pass moved this entry since.
+            # after the object): another pass moved these entries since.
             locks.release(self._client, LEASES, found, until)
             return None
         self._put_entry(until, found)
-        self._delete_entry(name)
+        for name in names:
+            self._delete_entry(name)
         with self._lock:
             self._held[found, until] = taker
         return parse(found)
