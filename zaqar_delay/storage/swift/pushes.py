@@ -152,10 +152,18 @@ class Pushes(base.PushStore):
 
     def pending(self, limit):
         """Up to ``limit`` pending pushes, earliest due first, as
-        ``pending.listed`` records: one listing, one request each."""
-        found = []
+        ``pending.listed`` records: one listing, one request each. A
+        take moves a push's entry to its lease's end (written there,
+        then deleted where it was); Swift updates a listing after the
+        object, so a listing can show both: the push is listed once, at
+        the later one."""
+        latest = {}
         for entry in self._names(None, limit):
             at, _, held = idx.untimed(entry)
+            latest[held] = (at, entry)      # listed in due order
+        found = []
+        for held, (at, entry) in sorted(latest.items(),
+                                        key=lambda item: item[1]):
             message_id, queue, project = pending.parse(held)
             found.append(pending.listed(pending.Push(
                 project, queue, message_id, entry, self._delivered(held)),

@@ -61,6 +61,19 @@ class SwiftPushesTest(common_pushes.PendingPushes,
         self.store._names = lambda end_marker, limit: [listed]
         self.assertEqual([], self.store.take(now, 10, 30))
 
+    def test_a_listing_behind_a_take_lists_the_push_once(self):
+        # A take writes the push's entry at its lease's end, then deletes
+        # the old one; a listing Swift has not updated yet shows both.
+        (mid,) = self.post(2)
+        now = timeutils.utcnow_ts(True) + 2
+        (listed,) = self.store._names(idx.due_until(now), 10)
+        (taken,) = self.store.take(now, 10, 30)
+        both = [listed, taken.handle[0]]
+        self.store._names = lambda end_marker, limit: both
+        (found,) = self.store.pending(10)
+        self.assertEqual(mid, found['message_id'])
+        self.assertEqual(round(now + 30, 3), round(found['at'], 3))
+
     def test_whole_second_entries_of_earlier_versions_come_due_in_order(self):
         old, new = self.post(60, 1)
         now = timeutils.utcnow_ts()
