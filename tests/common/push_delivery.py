@@ -286,15 +286,18 @@ class DispatcherDeathMidRetry(PushTest):
                     'maximum_delay_retries': 0}
 
     def pending(self):
-        """The store's pending pushes (``zaqar-delay-manage``)."""
+        """The pending pushes of this test's queue (``zaqar-delay-manage``
+        lists the store's: the tests before this one in its process, on
+        the same store, may have left theirs)."""
         listed = subprocess.run(
             [os.path.join(os.path.dirname(sys.executable),
                           'zaqar-delay-manage'),
              '--config-file', self.stack.conf, 'pushes', 'pending'],
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
             check=True, timeout=120)
-        return [json.loads(line) for line in listed.stdout.splitlines()
-                if line.startswith('{')]
+        found = [json.loads(line) for line in listed.stdout.splitlines()
+                 if line.startswith('{')]
+        return [record for record in found if record['queue'] == self.name]
 
     def pending_until(self, done, timeout):
         """``pending()`` until ``done(listed)`` is true, or ``timeout``
@@ -325,7 +328,7 @@ class DispatcherDeathMidRetry(PushTest):
             len(listed) == 5 and len(failing.refused) >= 2 and all(
                 p['delivered'] == [self.receiver.url] for p in listed)),
             120)
-        self.assertEqual(5, len(listed))
+        self.assertEqual(5, len(listed), listed)
         self.assertEqual({(self.receiver.url,)},
                          {tuple(p['delivered']) for p in listed})
         self.assertEqual(1, len(failing.held))
