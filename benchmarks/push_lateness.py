@@ -13,11 +13,14 @@ posted one a request, a few ms apart at random, with a delay of 1 to
 is read back from the store (``zaqar_delay.storage.export``, the due
 time the store keeps, to the ms); lateness is the receiver's arrival
 time (push) or the time a claim returning it came back (claim) minus
-that. With ``--pending`` N above 0 (redis.delay only), the store
-first holds N pending pushes of messages due in a day.
+that. ``missed`` bounds when a message became claimable: how long after
+its due time the last claim that came back without it was sent (0 when
+none was sent after it); the next claim returned it. With ``--pending``
+N above 0 (redis.delay only), the store first holds N pending pushes of
+messages due in a day.
 
 Prints, per row, p50 / p99 / max lateness in ms, and how many arrived
-before their due time (must be 0).
+before their due time (must be 0); p50 / p99 / max of ``missed``.
 """
 
 import argparse
@@ -80,13 +83,32 @@ def _fill(stack, pending):
     common.post_delayed(data, 'backlog', pending)
 
 
-def _claims(url, queue, stop, claimed):
+def _claims(url, queue, stop, claimed, sent):
+    """Claim every ``CLAIM_EVERY`` s: ``claimed`` gets each message's
+    arrival, ``sent`` each claim's (send time, ids returned)."""
     cli = _client(url)
     claiming = cli.queue(queue)
     while not stop.is_set():
-        for message in claiming.claim(ttl=300, grace=60, limit=20):
-            claimed.setdefault(message.id, time.time())
+        at = time.time()
+        ids = [message.id for message in claiming.claim(
+            ttl=300, grace=60, limit=20)]
+        arrived = time.time()
+        for message_id in ids:
+            claimed.setdefault(message_id, arrived)
+        sent.append((at, ids))
         stop.wait(CLAIM_EVERY)
+
+
+def _missed(due, sent):
+    """Per message, how long after its due time (s) the last claim that
+    came back without it was sent; 0 if none was sent after it."""
+    first = {}
+    for at, ids in sent:
+        for message_id in ids:
+            first.setdefault(message_id, at)
+    return sorted(max([0.0] + [at - due[m] for at, _ in sent
+                               if due[m] <= at < first[m]])
+                  for m in due)
 
 
 def _due_times(stack, queue):
@@ -98,7 +120,8 @@ def _due_times(stack, queue):
 
 
 def _row(stack, hook, count, dead):
-    """(push lateness, claim lateness) lists in seconds, sorted."""
+    """(push lateness, claim lateness, missed) lists in seconds,
+    sorted."""
     cli = _client(stack.url)
     name = 'lateness-' + uuid.uuid4().hex[:8]
     queue = cli.queue(name, force_create=True)
@@ -107,9 +130,9 @@ def _row(stack, hook, count, dead):
     if dead:
         cli.subscription(name, subscriber=DEAD, ttl=3600, options={})
     del hook.arrivals[:]
-    stop, claimed = threading.Event(), {}
+    stop, claimed, sent = threading.Event(), {}, []
     claimer = threading.Thread(target=_claims,
-                               args=(stack.url, name, stop, claimed))
+                               args=(stack.url, name, stop, claimed, sent))
     claimer.start()
     rng = random.Random(7)
     try:
@@ -132,7 +155,7 @@ def _row(stack, hook, count, dead):
         raise AssertionError('%d pushed, %d claimed of %d' % (
             len(pushed), len(claimed), count))
     return (sorted(pushed[m] - due[m] for m in due),
-            sorted(claimed[m] - due[m] for m in due))
+            sorted(claimed[m] - due[m] for m in due), _missed(due, sent))
 
 
 def _dispatchers(stack, hook, count):
@@ -158,10 +181,12 @@ def _dispatchers(stack, hook, count):
     return procs
 
 
-def _ms(late):
-    return '%7.1f %7.1f %7.1f %5d' % (
+def _ms(late, early=True):
+    """p50, p99, max (ms) and, with ``early``, how many were early."""
+    shown = '%7.1f %7.1f %7.1f' % (
         late[len(late) // 2] * 1000, late[int(len(late) * 0.99) - 1] * 1000,
-        late[-1] * 1000, sum(1 for x in late if x < 0))
+        late[-1] * 1000)
+    return shown + (' %5d' % sum(1 for x in late if x < 0) if early else '')
 
 
 def main(argv=None):
@@ -176,8 +201,10 @@ def main(argv=None):
     print('lateness in ms against the due time the store keeps: p50 p99 '
           'max, and how many came before it (early)')
     print('%-14s %9s %-14s %-5s | %-7s %-7s %-7s %5s | %-7s %-7s %-7s %5s'
-          % ('store', 'pending', 'dispatcher', 'dead', 'push50', 'push99',
-             'max', 'early', 'claim50', 'claim99', 'max', 'early'))
+          ' | %-7s %-7s %-7s' % (
+              'store', 'pending', 'dispatcher', 'dead', 'push50', 'push99',
+              'max', 'early', 'claim50', 'claim99', 'max', 'early',
+              'missed50', 'missed99', 'max'))
     try:
         for store in args.stores.split(','):
             sizes = [int(n) for n in args.pending.split(',')]
@@ -191,13 +218,13 @@ def main(argv=None):
                     try:
                         _fill(stack, pending)
                         for dead in (False, True):
-                            push_late, claim_late = _row(
+                            push_late, claim_late, missed = _row(
                                 stack, hook, args.messages, dead)
-                            print('%-14s %9d %-14s %-5s | %s | %s' % (
+                            print('%-14s %9d %-14s %-5s | %s | %s | %s' % (
                                 store, pending, 'in-server' if in_server
                                 else '%d processes' % args.dispatchers,
                                 'dead' if dead else '-', _ms(push_late),
-                                _ms(claim_late)))
+                                _ms(claim_late), _ms(missed, early=False)))
                             sys.stdout.flush()
                     finally:
                         for proc in procs:
