@@ -153,7 +153,8 @@ class OpenstackCliTests(CliServer):
 class WaitingCommands(CliServer):
     """``openstack messaging message show|reschedule|move`` (zaqar-delay's
     commands) against a ``wsgi.delay`` server, and a post with a due
-    time through the stock ``message post``."""
+    time through the stock ``message post`` (its ``--due``, zaqar-delay's
+    hook)."""
 
     @classmethod
     def stack_options(cls):
@@ -166,8 +167,14 @@ class WaitingCommands(CliServer):
         due = time.strftime('%Y-%m-%dT%H:%M:%S.250Z',
                             time.gmtime(time.time() + 900))
         self.openstack('message', 'post', self.queue, json.dumps(
-            [{'body': 'at a time', 'ttl': 3600, 'due': due},
-             {'body': 'later', 'ttl': 3600}]))
+            [{'body': 'at a time', 'ttl': 3600}]), '--due', due)
+        self.openstack('message', 'post', self.queue, json.dumps(
+            [{'body': 'later', 'ttl': 3600}]))
+        # A message with a time of its own and --due: refused, unsent.
+        error = self.openstack('message', 'post', self.queue, json.dumps(
+            [{'body': 'twice', 'ttl': 3600, 'delay': 5}]), '--due', due,
+            fails=True)
+        self.assertIn('message 0 has its own delay', error)
         listed = self.openstack('message', 'list', self.queue, '--echo',
                                 '--include-delayed', '-f', 'json')
         ids = {row['Body']: row['ID'] for row in listed}

@@ -3,12 +3,16 @@ python-openstackclient's stock messaging plugin (entry point group
 ``openstack.messaging.v2``) for ``wsgi.delay``'s routes (``api``).
 
 A message is posted for a time with the stock ``message post``: its
-JSON takes ``"due"`` as it takes ``"delay"``.
+JSON takes ``"due"`` as it takes ``"delay"``, and ``PostWhen`` (a cliff
+hook on that command) gives it ``--due`` and ``--delay`` for all the
+messages of a post.
 """
 
 import os
 
+from cliff import hooks
 from osc_lib.command import command
+from osc_lib import exceptions
 
 from zaqar_delay.client import api
 
@@ -96,3 +100,39 @@ class MoveMessages(command.Lister):
                          delay=parsed_args.delay, due=parsed_args.due)
         return (('From', 'To', 'Href'),
                 [(m['id'], m['new_id'], m['href']) for m in moved])
+
+
+class PostWhen(hooks.CommandHook):
+    """``--due`` and ``--delay`` on the stock ``message post`` (entry
+    point group ``openstack.cli.messaging_message_post``): each message
+    of the post gets that ``due`` or ``delay``; a message that has its
+    own is refused before anything is sent."""
+
+    def get_parser(self, parser):
+        return _when(parser, required=False)
+
+    def get_epilog(self):
+        return ''
+
+    def before(self, parsed_args):
+        when = {key: value for key, value in (
+            ('delay', parsed_args.delay), ('due', parsed_args.due))
+            if value is not None}
+        if not when:
+            return parsed_args
+        messages = parsed_args.messages
+        if not isinstance(messages, list) or not all(
+                isinstance(message, dict) for message in messages):
+            raise exceptions.CommandError(
+                '<messages> must be a JSON list of messages')
+        for number, message in enumerate(messages):
+            own = sorted({'delay', 'due'} & set(message))
+            if own:
+                raise exceptions.CommandError(
+                    'message %d has its own %s: leave it out, or leave '
+                    'out --%s' % (number, own[0], next(iter(when))))
+            message.update(when)
+        return parsed_args
+
+    def after(self, parsed_args, return_code):
+        return return_code
