@@ -111,23 +111,8 @@ class ClaimController(upstream_claims.ClaimController):
                 idx.READY, one.message['id'], one.expires), taken)
 
     def live(self, queue, claim_id, project=None):
-        """(expiry, ttl, message ids) of claim ``claim_id`` while it lives
-        by Zaqar's clock; ClaimDoesNotExist when it has ended, or there
-        is no such claim. One GET of the claim object (none for an empty
-        ``claim_id``)."""
-        if not claim_id:
-            raise errors.ClaimDoesNotExist(claim_id, queue, project)
-        headers = None
-        with responses.tolerating(responses.NOT_FOUND):
-            headers, body = self._client.get_object(
-                upstream.claim_container(queue, project), claim_id)
-        if headers is None:
-            raise errors.ClaimDoesNotExist(claim_id, queue, project)
-        expires = int(headers['x-delete-at'])
-        if expires <= timeutils.utcnow_ts():
-            raise errors.ClaimDoesNotExist(claim_id, queue, project)
-        ttl = int(headers.get('x-object-meta-ttl', expires))
-        return expires, ttl, jsonutils.loads(body)
+        """``stored.live_claim`` of this queue's claim ``claim_id``."""
+        return stored.live_claim(self._client, queue, claim_id, project)
 
     def get(self, queue, claim_id, project=None):
         expires, ttl, ids = self.live(queue, claim_id, project)

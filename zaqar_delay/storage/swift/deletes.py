@@ -19,6 +19,7 @@ from zaqar_delay.storage.swift import history
 from zaqar_delay.storage.swift import index as idx
 from zaqar_delay.storage.swift import locks
 from zaqar_delay.storage.swift import parallel
+from zaqar_delay.storage.swift import stored
 
 # How long a delete without a claim holds a message's lock (seconds): a
 # crash between taking it and deleting the message hides the message for
@@ -125,7 +126,7 @@ class Deletes:
         elif live is None or live.holder != claim:
             # A live claim, or ClaimDoesNotExist. (A live lock of the
             # claim shows it live: a lock ends with its claim.)
-            self.driver.claim_controller.live(queue, claim, project)
+            stored.live_claim(self._client, queue, claim, project)
             if not live:
                 raise errors.MessageNotClaimed(message_id)
             raise errors.MessageNotClaimedBy(message_id, claim)

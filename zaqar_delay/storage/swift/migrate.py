@@ -16,6 +16,8 @@ time, so among them claims come in id order.
 reads the message and claim objects, which were kept in its format.
 """
 
+import collections
+
 from oslo_serialization import jsonutils
 from oslo_utils import timeutils
 from zaqar.conf import drivers_message_store_swift as swift_opts
@@ -71,14 +73,14 @@ def reindex(client, queue, project, batch=1000, dry_run=False):
         now = timeutils.utcnow_ts()
         # Due times are judged to the millisecond, as a claim judges them.
         now_ms = delay.floor_ms(timeutils.utcnow_ts(microsecond=True))
-        counts = [0, 0, 0, 0]
+        counts = collections.Counter()
         for obj in objects:
             mid = obj['name']
             headers = None
             with responses.tolerating(responses.NOT_FOUND):
                 headers, body = client.get_object(container, mid)
             if headers is None:
-                counts[3] += 1
+                counts['gone'] += 1
                 continue
             msg = jsonutils.loads(body)
             expires = int(headers.get('x-delete-at') or now + msg['ttl'])
@@ -87,22 +89,22 @@ def reindex(client, queue, project, batch=1000, dry_run=False):
                                              claim_id, now, claims)
             due = msg.get('delay_expires', 0)
             if claim:
-                counts[2] += 1
+                counts['claimed'] += 1
                 if not dry_run and index.lock(mid, claim_id, claim,
                                               timeutils.utcnow_ts()):
                     index.put(idx.CLAIM_EXPIRY, idx.held_until(claim, mid),
                               expires, idx.holding(expires, 0))
             elif due > now_ms:
-                counts[1] += 1
+                counts['waiting'] += 1
                 if not dry_run:
                     index.put(idx.WAITING, mid, expires)
                     index.put(idx.DUE, idx.timed(due, expires, mid),
                               expires)
             else:
-                counts[0] += 1
+                counts['ready'] += 1
                 if not dry_run:
                     index.put(idx.READY, mid, expires)
-        yield common.Counts(*counts)
+        yield common.Counts(*(counts[name] for name in common.Counts._fields))
 
 
 def drop_index(client, queue, project, dry_run=False):

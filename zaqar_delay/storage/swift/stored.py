@@ -1,9 +1,12 @@
 """A ``swift.delay`` queue's message objects, as upstream keeps them
 (container ``zaqar_message:<queue>:<project>``, content the message's
 JSON): read, written back and deleted by the operations that hold a
-message (claims, promotion, dead-lettering)."""
+message (claims, promotion, dead-lettering); and its claim objects,
+read."""
 
 from oslo_serialization import jsonutils
+from oslo_utils import timeutils
+from zaqar.storage import errors
 
 from zaqar_delay.storage.swift import objects
 from zaqar_delay.storage.swift import responses
@@ -33,3 +36,23 @@ def delete(client, queue, message_id, project):
     with responses.tolerating(responses.NOT_FOUND):
         client.delete_object(upstream.message_container(queue, project),
                              message_id)
+
+
+def live_claim(client, queue, claim_id, project):
+    """(expiry, ttl, message ids) of claim ``claim_id`` while it lives
+    by Zaqar's clock; ClaimDoesNotExist when it has ended, or there is
+    no such claim. One GET of the claim object (none for an empty
+    ``claim_id``)."""
+    if not claim_id:
+        raise errors.ClaimDoesNotExist(claim_id, queue, project)
+    headers = None
+    with responses.tolerating(responses.NOT_FOUND):
+        headers, body = client.get_object(
+            upstream.claim_container(queue, project), claim_id)
+    if headers is None:
+        raise errors.ClaimDoesNotExist(claim_id, queue, project)
+    expires = int(headers['x-delete-at'])
+    if expires <= timeutils.utcnow_ts():
+        raise errors.ClaimDoesNotExist(claim_id, queue, project)
+    ttl = int(headers.get('x-object-meta-ttl', expires))
+    return expires, ttl, jsonutils.loads(body)
