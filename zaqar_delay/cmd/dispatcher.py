@@ -31,7 +31,6 @@ from zaqar.common import errors as zaqar_errors
 from zaqar.storage import utils as storage_utils
 
 from zaqar_delay.cmd import config
-from zaqar_delay.cmd import failure
 from zaqar_delay import errors
 from zaqar_delay.cmd import reach
 from zaqar_delay.metrics import serve
@@ -82,16 +81,10 @@ def _built(conf, stop, check=None):
 
 
 def main(argv=None):
-    conf = cfg.ConfigOpts()
-    logging.register_options(conf)
-    conf.register_cli_opt(cfg.BoolOpt('once', default=False,
-                                      help='push one batch and exit'))
-    conf.register_cli_opt(cfg.PortOpt(
-        'metrics-port', help='serve Prometheus metrics (the stores\' and '
-        'this dispatcher\'s) on this port'))
-    opts.register_opts(conf)
-    return failure.run(PROG, _run, conf,
-                       sys.argv[1:] if argv is None else argv)
+    return config.main(PROG, _run, [
+        cfg.BoolOpt('once', default=False, help='push one batch and exit'),
+        cfg.PortOpt('metrics-port', help='serve Prometheus metrics (the '
+                    'stores\' and this dispatcher\'s) on this port')], argv)
 
 
 def _run(conf, argv):

@@ -17,7 +17,6 @@ import sys
 import threading
 
 from oslo_config import cfg
-from oslo_log import log as logging
 
 from zaqar_delay.cmd import config
 from zaqar_delay.cmd import failure
@@ -30,14 +29,9 @@ PROG = 'zaqar-delay-exporter'
 
 
 def main(argv=None):
-    conf = cfg.ConfigOpts()
-    logging.register_options(conf)
-    conf.register_cli_opt(cfg.PortOpt(
+    return config.main(PROG, _run, [cfg.PortOpt(
         'port', help='port to serve /metrics on (default: '
-        '[delay_metrics] port)'))
-    opts.register_opts(conf)
-    return failure.run(PROG, _run, conf,
-                       sys.argv[1:] if argv is None else argv)
+        '[delay_metrics] port)')], argv)
 
 
 def _run(conf, argv):

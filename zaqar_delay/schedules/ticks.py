@@ -1,23 +1,13 @@
 """When a schedule fires, and which ticks one pass posts. Pure: no I/O.
 
-Times are whole unix seconds (UTC). An ``every: n`` schedule fires at
-each multiple of ``n`` seconds since the epoch, whatever its time zone.
-A ``cron`` schedule fires when its expression matches the local time of
-its zone (``zoneinfo``), as computed by ``cronsim``, which follows
-Debian cron at daylight-saving changes for expressions at a fixed
-minute and hour: a local time that does not exist (spring forward)
-fires once, at the next valid instant; one that exists twice (fall
-back) fires once, the first time. Whatever the expression, ticks are
-kept strictly increasing in UTC, so no instant fires twice.
-
-A schedule's state is one number, ``after``: every tick up to it was
-handled (posted, or skipped as ``catch_up`` says). ``plan`` gives the
-ticks a pass posts and the new ``after``. A schedule's after is kept
-under its ``key``, which changes with when it fires: a schedule whose
-``cron``, ``every`` or ``timezone`` changed is new, and (as a schedule
-just added) starts at the time its metadata was set, its first tick
-being the first at or after that time. Beside the schedules' afters,
-a queue's state holds ``PASSED``: when the last pass recorded them.
+Times are whole unix seconds (UTC); a schedule's ticks are strictly
+increasing. A schedule's state is one number, ``after``: every tick up
+to it was handled (posted, or skipped as ``catch_up`` says). ``plan``
+gives the ticks a pass posts and the new ``after``, kept under the
+schedule's ``key``, which a change of when it fires makes new. Beside
+the afters, a queue's state holds ``PASSED``: when the last pass
+recorded them. How ``every`` and ``cron`` fire (time zones, daylight
+saving) and when a changed schedule starts: doc/source/schedules.rst.
 """
 
 import datetime

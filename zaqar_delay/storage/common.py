@@ -137,6 +137,13 @@ def pool_uri(conf, names, scheme):
     return None
 
 
+def pool_options(conf, names, scheme, group):
+    """The driver's option group ``conf[group]``, with the pool's URI
+    (``pool_uri``) instead of its own when ``conf`` is a pool's."""
+    uri = pool_uri(conf, names, scheme)
+    return UriOptions(conf[group], uri) if uri else conf[group]
+
+
 class UriOptions:
     """A driver's option group, with another URI."""
 

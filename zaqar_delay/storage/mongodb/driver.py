@@ -40,10 +40,8 @@ class _Delay(common.DelaySettings):
 
     @decorators.lazy_property(write=False)
     def connection(self):
-        uri = common.pool_uri(self.conf, NAMES, 'mongodb')
-        settings = self.conf[mongodb_opts.GROUP_NAME]
-        return upstream.connection(
-            common.UriOptions(settings, uri) if uri else settings)
+        return upstream.connection(common.pool_options(
+            self.conf, NAMES, 'mongodb', mongodb_opts.GROUP_NAME))
 
 
 class DataDriver(_Delay, upstream_driver.DataDriver):

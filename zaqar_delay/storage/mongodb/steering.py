@@ -20,6 +20,7 @@ from zaqar_delay.storage.mongodb import moves
 from zaqar_delay.storage.mongodb import queries
 from zaqar_delay.storage.mongodb import records
 from zaqar_delay.storage.mongodb import updates
+from zaqar_delay.storage import steering
 
 READY, WAITING, CLAIMED = queries.READY, queries.WAITING, queries.CLAIMED
 # No live claim holds a ready or waiting document; a claimed one is
@@ -54,8 +55,8 @@ def rescheduled(now, due):
             updates.record(history.RESCHEDULED, int(now), due=due)]
 
 
-class Steering:
-    """``reschedule`` and ``move`` (the ``wsgi.delay`` transport's)."""
+class Steering(steering.Steering):
+    """``reschedule`` and ``move`` (``storage.steering``)."""
 
     def reserve_markers(self, queue, project, count):
         """``count`` new markers ``k`` of the queue, in order: a counter
@@ -68,12 +69,10 @@ class Steering:
     @utils.retries_on_autoreconnect
     def reschedule(self, queue, message_id, project=None, delay=None,
                    due=None):
-        """Make a message due ``delay`` seconds from now, or at ``due``
-        (unix seconds); returns it. Raises MessageDoesNotExist,
-        MessageIsClaimed (a live claim or a move holds it: nothing
-        changed) or Refused (its ttl ends first). Three requests (the
-        queue, the update, the read), two more when it was refused or
-        its claim had ended."""
+        """``steering.Steering``'s reschedule (a move holding the
+        message counts as a claim). Three requests (the queue, the
+        update, the read), two more when it was refused or its claim
+        had ended."""
         if not self._queue_ctrl.exists(queue, project):
             raise errors.QueueDoesNotExist(queue, project)
         mid = utils.to_oid(message_id)
@@ -121,21 +120,14 @@ class Steering:
     @utils.retries_on_autoreconnect
     def move(self, queue, target, project=None, ids=None, limit=None,
              delay=None, due=None):
-        """Move the messages ``ids`` (or the first ``limit`` by posting
-        order) that no live claim holds to the queue ``target`` of the
-        project, due ``delay`` seconds from now, at ``due``, or now;
-        returns [(old id, new id)] of those moved. Raises
-        QueueDoesNotExist. Nine requests for any number of messages
+        """``steering.Steering``'s move: raises QueueDoesNotExist (the
+        source queue). Nine requests for any number of messages
         (``moves.Move``), and a list page for ``limit``."""
         if not self._queue_ctrl.exists(queue, project):
             raise errors.QueueDoesNotExist(queue, project)
-        keep = history.of_queue(
-            self._queue_ctrl.get_metadata(target, project),
-            self.driver.delay_conf.max_history_ttl)
+        keep = self._history_ttl(target, project)
         if ids is None:
-            page = next(self.list(queue, project, limit=limit, echo=True,
-                                  include_delayed=True))
-            ids = [message['id'] for message in page]
+            ids = self._first_ids(queue, project, limit)
         oids = list(dict.fromkeys(filter(None, map(utils.to_oid, ids))))
         if not oids:
             return []

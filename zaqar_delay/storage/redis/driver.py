@@ -34,8 +34,8 @@ NAME = 'redis.delay'
 
 def connection_uri(conf):
     """The redis URI to use: the pool's ``redis.delay://`` URI, if any."""
-    return common.pool_uri(conf, (NAME,), 'redis') or common.plain_uri(
-        conf[redis_opts.GROUP_NAME].uri, 'redis')
+    return common.plain_uri(common.pool_options(
+        conf, (NAME,), 'redis', redis_opts.GROUP_NAME).uri, 'redis')
 
 
 def replication(conf, connection):

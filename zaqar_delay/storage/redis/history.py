@@ -1,30 +1,10 @@
 """Read and replay a queue's history on ``redis.delay``.
 
-Each queue with ``_history_ttl`` has one stream,
-``zaqar_delay.history.<n>:<project>.<queue>`` (``keys.history``), which
-the message scripts append to in the same atomic step as each change
-(``scripts/history.lua``):
-
-==============  =========================================================
-Entry field     Holds
-==============  =========================================================
-``m``           the message id
-``k``           the kind (``zaqar_delay.history.history.KINDS``)
-``t``           Zaqar's time of the event, UNIX seconds
-``ttl delay``   posted: as posted; ``due``: created + delay
-``dedup``       posted: the dedup digest ('' for none)
-``b``           posted: the body, msgpack as in the message hash
-``claim``       claimed, released, claim_expired, dead_lettered, deleted
-``count``       claimed: the claim count; expired: '' when unknown
-``wait``        released, claim_expired: the retry backoff applied (s)
-``to``          dead_lettered, replayed: the queue it went to
-``popped``      deleted: 1 for a pop
-``as``          replayed: the id answering for it in ``to``
-==============  =========================================================
-
-Entry ids are the redis server's time; the stream is trimmed to
-``_history_ttl`` and expires that long after its last entry. Reading a
-time range costs one XRANGE per ``page`` entries of that range.
+Each queue with ``_history_ttl`` has one stream (``keys.history``),
+which the message scripts append to in the same atomic step as each
+change (``scripts/history.lua``). Its entries' fields, trimming and
+expiry: doc/source/history.rst, "Retention and memory". Reading a time
+range costs one XRANGE per ``page`` entries of that range.
 """
 
 from zaqar_delay import dedup

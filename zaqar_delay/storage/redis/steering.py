@@ -12,16 +12,16 @@ from zaqar.storage.redis import utils
 
 from zaqar_delay import delay as rules
 from zaqar_delay import errors as delay_errors
-from zaqar_delay.history import events as history
 from zaqar_delay import pending
 from zaqar_delay.storage.redis import keys
+from zaqar_delay.storage import steering
 
 # Reply codes of reschedule.lua.
 RESCHEDULED, NO_MESSAGE, CLAIMED, EXPIRES_FIRST = 0, 1, 2, 3
 
 
-class Steering:
-    """``reschedule`` and ``move`` (doc/source/waiting.rst)."""
+class Steering(steering.Steering):
+    """``reschedule`` and ``move`` (``storage.steering``)."""
 
     def _push_suffix(self, queue, project):
         return pending.suffix(queue, project) if self.driver.pushes else ''
@@ -30,10 +30,7 @@ class Steering:
     @utils.retries_on_connection_error
     def reschedule(self, queue, message_id, project=None, delay=None,
                    due=None):
-        """Make a message due ``delay`` seconds from now, or at ``due``
-        (unix seconds); returns the message. Raises MessageDoesNotExist,
-        MessageIsClaimed (a live claim holds it, nothing changed) or
-        Refused (its ttl ends first). Two round trips."""
+        """``steering.Steering``'s reschedule: two round trips."""
         if not self._queue_ctrl.exists(queue, project):
             raise errors.QueueDoesNotExist(queue, project)
         now = self.driver.now_ms()
@@ -59,23 +56,16 @@ class Steering:
     @utils.retries_on_connection_error
     def move(self, queue, target, project=None, ids=None, limit=None,
              delay=None, due=None):
-        """Move the messages ``ids`` (or the first ``limit`` by posting
-        order) that no live claim holds to the queue ``target`` of the
-        project, due ``delay`` seconds from now, at ``due``, or now;
-        returns [(old id, new id)] of those moved. One script call, and
-        a list call for ``limit``."""
+        """``steering.Steering``'s move: raises QueueDoesNotExist (either
+        queue). One script call, and a list call for ``limit``."""
         for name in (queue, target):
             if not self._queue_ctrl.exists(name, project):
                 raise errors.QueueDoesNotExist(name, project)
         if ids is None:
-            page = next(self.list(queue, project, limit=limit, echo=True,
-                                  include_delayed=True))
-            ids = [message['id'] for message in page]
+            ids = self._first_ids(queue, project, limit)
         if not ids:
             return []
-        keep = history.of_queue(
-            self._queue_ctrl.get_metadata(target, project),
-            self.driver.delay_conf.max_history_ttl)
+        keep = self._history_ttl(target, project)
         now = self.driver.now_ms()
         pairs = []
         for mid in ids:

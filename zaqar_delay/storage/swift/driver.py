@@ -44,10 +44,8 @@ class DataDriver(common.DelaySettings, upstream_driver.DataDriver):
 
     def __init__(self, conf, cache, control_driver):
         super().__init__(conf, cache, control_driver)
-        uri = common.pool_uri(conf, (NAME,), 'swift')
-        if uri:
-            self.swift_conf = common.UriOptions(
-                conf[swift_opts.GROUP_NAME], uri)
+        self.swift_conf = common.pool_options(conf, (NAME,), 'swift',
+                                              swift_opts.GROUP_NAME)
 
     @decorators.lazy_property(write=False)
     def promotion(self):

@@ -5,6 +5,7 @@ import time
 
 from tempest import config
 from tempest.lib.common.utils import data_utils
+from zaqar_tempest_plugin.services.messaging.json import messaging_client
 from zaqar_tempest_plugin.tests import base
 
 CONF = config.CONF
@@ -79,3 +80,17 @@ class DelayedQueueTest(base.BaseV2MessagingTest):
                 break
             time.sleep(0.5)
         self.assertEqual(expected, got)
+
+
+class TwoProjectTest(DelayedQueueTest):
+    """A ``DelayedQueueTest`` with ``alt_client``: the same API as
+    another project's user."""
+
+    credentials = ['primary', 'alt']
+
+    @classmethod
+    def setup_clients(cls):
+        super().setup_clients()
+        cls.alt_client = messaging_client.V2MessagingClient(
+            cls.os_alt.auth_provider, CONF.messaging.catalog_type,
+            CONF.identity.region)

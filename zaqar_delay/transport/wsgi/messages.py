@@ -7,6 +7,7 @@ asks of a message is done by the store's message controller
 (``reschedule``, ``move``), whose errors become 404, 409 or 400.
 """
 
+import contextlib
 import io
 import json
 
@@ -35,6 +36,25 @@ MAYBE_STORED = ('The messages could not be acknowledged, but they may '
                 'have been stored: a post sent again can store them twice, '
                 'unless each message carries an idempotency_key (or the '
                 'queue has _dedup_key).')
+
+
+@contextlib.contextmanager
+def _answered(failed):
+    """Turn what a store's ``reschedule`` or ``move`` raises into the
+    HTTP error: refused or invalid 400, claimed 409, not found 404;
+    anything else is logged and answered 503 ``failed``."""
+    try:
+        yield
+    except (validation.ValidationFailed, errors.Refused) as exc:
+        raise wsgi_errors.HTTPBadRequestAPI(str(exc))
+    except storage_errors.MessageIsClaimed as exc:
+        raise falcon.HTTPConflict(title='Message is claimed',
+                                  description=str(exc))
+    except storage_errors.DoesNotExist as exc:
+        raise wsgi_errors.HTTPNotFound(str(exc))
+    except Exception:
+        LOG.exception(failed)
+        raise wsgi_errors.HTTPServiceUnavailable(failed)
 
 
 Upstream = upstream_messages.CollectionResource
@@ -121,21 +141,10 @@ class ItemResource(UpstreamItem):
     @acl.enforce('messages:update')
     def on_patch(self, req, resp, project_id, queue_name, message_id):
         document = wsgi_utils.deserialize(req.stream, req.content_length)
-        try:
+        with _answered('Message could not be rescheduled.'):
             when = self.posting.when(document)
             found = self._message_controller.reschedule(
                 queue_name, message_id, project=project_id, **when)
-        except errors.Refused as exc:
-            raise wsgi_errors.HTTPBadRequestAPI(str(exc))
-        except storage_errors.MessageIsClaimed as exc:
-            raise falcon.HTTPConflict(title='Message is claimed',
-                                      description=str(exc))
-        except storage_errors.DoesNotExist as exc:
-            raise wsgi_errors.HTTPNotFound(str(exc))
-        except Exception:
-            description = 'Message could not be rescheduled.'
-            LOG.exception(description)
-            raise wsgi_errors.HTTPServiceUnavailable(description)
         body = wsgi_utils.format_message(found, req.path.rsplit('/', 2)[0],
                                          found.get('claim_id'))
         body['due'] = delay.iso_ms(stored.due_of(found))
@@ -157,7 +166,7 @@ class MoveResource:
     @acl.enforce('messages:move')
     def on_post(self, req, resp, project_id, queue_name):
         document = wsgi_utils.deserialize(req.stream, req.content_length)
-        try:
+        with _answered('Messages could not be moved.'):
             asked = bodies.move(document, queue_name)
             self._validate.queue_identification(asked.to, project_id)
             when = self.posting.when(document, required=False)
@@ -169,14 +178,6 @@ class MoveResource:
             moved = self._message_controller.move(
                 queue_name, asked.to, project=project_id, ids=asked.ids,
                 limit=asked.limit, **when)
-        except (validation.ValidationFailed, errors.Refused) as exc:
-            raise wsgi_errors.HTTPBadRequestAPI(str(exc))
-        except storage_errors.DoesNotExist as exc:
-            raise wsgi_errors.HTTPNotFound(str(exc))
-        except Exception:
-            description = 'Messages could not be moved.'
-            LOG.exception(description)
-            raise wsgi_errors.HTTPServiceUnavailable(description)
         base = req.path.rsplit('/', 3)[0]
         resp.text = utils.to_json({'moved': [
             {'id': old, 'new_id': new,

@@ -1,24 +1,11 @@
 """One project never sees another's delayed messages or counts."""
 
-from tempest import config
 from tempest.lib import decorators
-from zaqar_tempest_plugin.services.messaging.json import messaging_client
 
 from zaqar_delay.tempest_plugin.tests import base
 
-CONF = config.CONF
 
-
-class TestDelayedQueueIsolation(base.DelayedQueueTest):
-    credentials = ['primary', 'alt']
-
-    @classmethod
-    def setup_clients(cls):
-        super().setup_clients()
-        cls.alt_client = messaging_client.V2MessagingClient(
-            cls.os_alt.auth_provider, CONF.messaging.catalog_type,
-            CONF.identity.region)
-
+class TestDelayedQueueIsolation(base.TwoProjectTest):
     @decorators.idempotent_id('29fcdaeb-5a3b-4e4d-8c7b-8a9f0e1d2c11')
     def test_other_project_sees_nothing_of_a_delayed_queue(self):
         queue = self.make_queue(default_delay=self.max_delay)

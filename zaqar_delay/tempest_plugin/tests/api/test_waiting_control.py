@@ -12,7 +12,6 @@ import time
 from tempest import config
 from tempest.lib import decorators
 from tempest.lib import exceptions as lib_exc
-from zaqar_tempest_plugin.services.messaging.json import messaging_client
 
 from zaqar_delay.tempest_plugin.tests import base
 
@@ -25,21 +24,12 @@ def iso(when):
     return time.strftime('%Y-%m-%dT%H:%M:%S.000Z', time.gmtime(when))
 
 
-class TestWaitingControl(base.DelayedQueueTest):
-    credentials = ['primary', 'alt']
-
+class TestWaitingControl(base.TwoProjectTest):
     @classmethod
     def skip_checks(cls):
         super().skip_checks()
         if not CONF.delayed_messaging.waiting_control:
             raise cls.skipException('the server does not serve wsgi.delay')
-
-    @classmethod
-    def setup_clients(cls):
-        super().setup_clients()
-        cls.alt_client = messaging_client.V2MessagingClient(
-            cls.os_alt.auth_provider, CONF.messaging.catalog_type,
-            CONF.identity.region)
 
     def call(self, method, path, body=None, client=None):
         """(status, JSON) of a request on ``/v2/queues/<path>``, asking
