@@ -1,7 +1,17 @@
 """What the stores' ``reschedule`` and ``move`` share (the
 ``wsgi.delay`` transport's operations, doc/source/waiting.rst)."""
 
+from zaqar_delay import delay as rules
+from zaqar_delay import errors as delay_errors
 from zaqar_delay.history import events as history
+
+
+def expires_first(message_id, expires, due):
+    """The Refused a reschedule or move raises for a message that
+    expires (unix seconds) at or before its new due time."""
+    return delay_errors.Refused(
+        'Message {0} expires at {1}, before its new due time {2}.',
+        message_id, rules.iso_ms(expires), rules.iso_ms(due))
 
 
 class Steering:

@@ -13,7 +13,6 @@ from zaqar.storage import errors
 from zaqar.storage.mongodb import utils
 
 from zaqar_delay import delay as rules
-from zaqar_delay import errors as delay_errors
 from zaqar_delay.history import events as history
 from zaqar_delay.storage.mongodb import history as kept
 from zaqar_delay.storage.mongodb import moves
@@ -109,9 +108,7 @@ class Steering(steering.Steering):
         if 'mv' in doc or (doc['s'] == CLAIMED and claim.get('e', 0) > now):
             raise errors.MessageIsClaimed(message_id)
         if _expiry(doc) <= asked:
-            raise delay_errors.Refused(
-                'Message {0} expires at {1}, before its new due time {2}.',
-                message_id, rules.iso_ms(_expiry(doc)), rules.iso_ms(asked))
+            raise steering.expires_first(message_id, _expiry(doc), asked)
         if doc['s'] == CLAIMED:
             return {'s': CLAIMED, 'c.e': {'$lte': int(now)}}
         return UNCLAIMED

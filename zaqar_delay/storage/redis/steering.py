@@ -11,7 +11,6 @@ from zaqar.storage import errors
 from zaqar.storage.redis import utils
 
 from zaqar_delay import delay as rules
-from zaqar_delay import errors as delay_errors
 from zaqar_delay import pending
 from zaqar_delay.storage.redis import keys
 from zaqar_delay.storage import steering
@@ -47,9 +46,7 @@ class Steering(steering.Steering):
         if code == CLAIMED:
             raise errors.MessageIsClaimed(message_id)
         if code == EXPIRES_FIRST:
-            raise delay_errors.Refused(
-                'Message {0} expires at {1}, before its new due time {2}.',
-                message_id, rules.iso(int(reply[1])), rules.iso_ms(asked))
+            raise steering.expires_first(message_id, int(reply[1]), asked)
         return self.get(queue, message_id, project)
 
     @utils.raises_conn_error

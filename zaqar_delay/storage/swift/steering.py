@@ -13,8 +13,7 @@ from oslo_utils import uuidutils
 from zaqar.storage import errors
 
 from zaqar_delay import delay as rules
-from zaqar_delay import errors as delay_errors
-from zaqar_delay.history import events
+from zaqar_delay.storage import steering
 from zaqar_delay.storage.swift import history
 from zaqar_delay.storage.swift import holds
 from zaqar_delay.storage.swift import index as idx
@@ -26,16 +25,7 @@ from zaqar_delay.storage.swift import records
 from zaqar_delay.storage.swift import upstream
 
 
-def due_asked(now, delay_=None, due=None):
-    """The due time a reschedule or move asks for at ``now``: ``delay_``
-    seconds from now, or ``due`` (up to the ms; a time past, or neither:
-    now)."""
-    if delay_ is not None:
-        return rules.due_at(now, delay_)
-    return max(rules.due_at(due, 0), now) if due is not None else now
-
-
-class Steering:
+class Steering(steering.Steering):
     """``reschedule`` and ``move`` of ``swift.delay``'s message
     controller (whose ``index``, ``found``, ``delete_object``, ``_read``,
     ``_candidates`` and ``_promotion`` they use)."""
@@ -53,7 +43,7 @@ class Steering:
             raise errors.QueueDoesNotExist(queue, project)
         index = self.index(queue, project)
         now = self.driver.now_ms()
-        asked = due_asked(now, delay, due)
+        asked = rules.due_asked(now, delay, due)
         read = self._read(queue, project, message_id)
         if read is None:
             raise errors.MessageDoesNotExist(message_id, queue, project)
@@ -89,9 +79,7 @@ class Steering:
     def _expires_after(message_id, headers, due):
         expires = int(headers['x-delete-at'])
         if expires <= due:
-            raise delay_errors.Refused(
-                'Message {0} expires at {1}, before its new due time {2}.',
-                message_id, rules.iso(expires), rules.iso_ms(due))
+            raise steering.expires_first(message_id, expires, due)
 
     def _reschedule(self, index, mid, headers, content, due, now):
         """The writes of a reschedule to ``due``, in their order: the
@@ -139,12 +127,10 @@ class Steering:
         for name in (queue, target):
             if not self._queue_ctrl.exists(name, project):
                 raise errors.QueueDoesNotExist(name, project)
-        keep = events.of_queue(
-            self._queue_ctrl.get_metadata(target, project),
-            self.driver.delay_conf.max_history_ttl)
+        keep = self._history_ttl(target, project)
         now = self.driver.now_ms()
         move = moves.Move(self, queue, target, project,
-                          due_asked(now, delay, due), now, keep)
+                          rules.due_asked(now, delay, due), now, keep)
         if ids is not None:
             return move.of(list(dict.fromkeys(ids)))
         index = self.index(queue, project)
