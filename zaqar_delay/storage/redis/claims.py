@@ -6,16 +6,11 @@ from zaqar.storage import errors
 from zaqar.storage.redis import claims as upstream_claims
 from zaqar.storage.redis import utils
 
-from zaqar_delay import counts
 from zaqar_delay import deadletter
 from zaqar_delay import retry
 from zaqar_delay.storage import message
 from zaqar_delay.storage.redis import keys
 from zaqar_delay.storage.redis import records
-
-# ARGV[15..] of the claim script: the claim lateness buckets (ms) it
-# counts.
-_BUCKETS = list(counts.CLAIM_BUCKETS_MS)
 
 
 class ClaimController(upstream_claims.ClaimController):
@@ -53,8 +48,7 @@ class ClaimController(upstream_claims.ClaimController):
             args=terms + list(retry.terms(retry.of_queue(
                 queue_meta, self.driver.max_delay))) + [
                 policy.max_claims if policy else '',
-                int(planned_with is not None), planned_with or b''] +
-            _BUCKETS)
+                int(planned_with is not None), planned_with or b''])
 
     @staticmethod
     def _terms(now, claim_id, metadata):
@@ -102,8 +96,8 @@ class ClaimController(upstream_claims.ClaimController):
         claimed too often moved to the dead-letter queue."""
         if not hashes:
             return None, []
-        claimed = [records.basic(dict(zip(fields[::2], fields[1::2])),
-                                 int(now)) for fields in hashes]
+        claimed = [records.basic(records.of_fields(values), int(now))
+                   for values in hashes]
         policy = deadletter.of_queue(queue_meta)
         if policy:
             claimed = self._dead_letter(queue, project, claim_id, claimed,

@@ -19,6 +19,18 @@ def due_of(hmap):
     return None
 
 
+# The fields of a message hash that a claim returns (claim.lua, in
+# this order): upstream's envelope, the body and the due time in ms.
+CLAIMED_FIELDS = models.MSGENV_FIELD_KEYS + (b'b', b'dm')
+
+
+def of_fields(values):
+    """The message hash of ``values``, those of ``CLAIMED_FIELDS`` (a
+    field the hash lacks, None, is left out, as HGETALL leaves it)."""
+    return {field: value for field, value in zip(CLAIMED_FIELDS, values)
+            if value is not None}
+
+
 def basic(hmap, now):
     """Zaqar's message dict of ``hmap`` at ``now`` (whole seconds), its
     age never below 0, with its due time (``message.Message``)."""

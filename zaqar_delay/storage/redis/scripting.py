@@ -1,10 +1,14 @@
 """Load the Lua scripts that sit beside this module.
 
 A line ``--- @include "name"`` is replaced by the text of ``name.lua``,
-and the line ``--- @layout`` (in ``index.lua``) by Lua locals holding
-the chunk layout of ``keys`` (``CHUNK``, ``CHUNK_INFIX``,
-``WAITING_COUNT``), defined there only; every other script is one
-atomic command whose header lists its KEYS, ARGV and return value.
+the line ``--- @layout`` (in ``index.lua``) by Lua locals holding the
+chunk layout of ``keys`` (``CHUNK``, ``CHUNK_INFIX``,
+``WAITING_COUNT``), ``--- @buckets`` (in ``metrics.lua``) by the claim
+lateness bucket bounds of ``counts`` (``CLAIM_BUCKETS_MS``) and
+``--- @claimed_fields`` (in ``claim.lua``) by the message fields a
+claim returns (``records.CLAIMED_FIELDS``), each defined there only;
+every other script is one atomic command whose header lists its KEYS,
+ARGV and return value.
 
 Scripts are redis-py registered scripts: run by SHA, and loaded again
 on a ``NOSCRIPT`` reply, which is what a primary promoted by Sentinel
@@ -19,13 +23,17 @@ import re
 
 from redis import exceptions
 
+from zaqar_delay import counts
 from zaqar_delay import errors
 from zaqar_delay.storage.redis import keys
+from zaqar_delay.storage.redis import records
 
 _FOLDER = os.path.join(os.path.dirname(os.path.abspath(__file__)),
                        'scripts')
 _INCLUDE = re.compile(r'^--- @include "([a-z_]+)"$', re.MULTILINE)
 _LAYOUT = re.compile(r'^--- @layout$', re.MULTILINE)
+_BUCKETS = re.compile(r'^--- @buckets$', re.MULTILINE)
+_CLAIMED_FIELDS = re.compile(r'^--- @claimed_fields$', re.MULTILINE)
 
 # ``[drivers:message_store:redis.delay]`` wait_replicas and
 # wait_timeout_ms; replicas 0: no WAIT.
@@ -39,11 +47,25 @@ def layout():
         keys.CHUNK, keys.CHUNK_INFIX, keys.WAITING_COUNT)
 
 
+def buckets():
+    """The Lua line that ``--- @buckets`` stands for."""
+    return 'local CLAIM_BUCKETS_MS = {%s}' % ', '.join(
+        '%d' % bound for bound in counts.CLAIM_BUCKETS_MS)
+
+
+def claimed_fields():
+    """The Lua line that ``--- @claimed_fields`` stands for."""
+    return 'local CLAIMED_FIELDS = {%s}' % ', '.join(
+        "'%s'" % field.decode() for field in records.CLAIMED_FIELDS)
+
+
 def source(name):
-    """Return the text of script ``name`` with its includes and layout
-    expanded."""
+    """Return the text of script ``name`` with its includes, layout,
+    buckets and claimed fields expanded."""
     with open(os.path.join(_FOLDER, name + '.lua')) as script:
         text = _LAYOUT.sub(lambda match: layout(), script.read())
+    text = _BUCKETS.sub(lambda match: buckets(), text)
+    text = _CLAIMED_FIELDS.sub(lambda match: claimed_fields(), text)
     return _INCLUDE.sub(lambda match: source(match.group(1)), text)
 
 

@@ -9,6 +9,7 @@ from tests.common import behaviour
 from tests.fixtures import redis_store
 from zaqar_delay.storage import export
 from zaqar_delay.storage.redis import keys
+from zaqar_delay.storage.redis import records
 
 
 class RedisDelayBehaviourTest(behaviour.DelayBehaviour,
@@ -26,8 +27,8 @@ class RedisDelayBehaviourTest(behaviour.DelayBehaviour,
                 [2, 100], {})
 
         def claimed_ids():
-            return [dict(zip(h[::2], h[1::2]))[b'id'].decode()
-                    for h in claim()]
+            return [records.of_fields(values)[b'id'].decode()
+                    for values in claim()]
 
         first = claimed_ids()
         self.assertEqual(ids[:2], first)

@@ -17,11 +17,12 @@ ARGV[13] '1': ARGV[9..12] were planned with the metadata ARGV[14]
          (packed, '' for none); when the queue's differs, nothing
          changes. '0': no check
 ARGV[14] the packed metadata, with ARGV[13] '1'
-ARGV[15..]  the claim lateness bucket bounds, milliseconds, ascending
 
-Returns one HGETALL reply (a flat field/value list) per claimed message;
-or {0, the queue's packed metadata} when ARGV[13] is '1' and ARGV[14]
-is not it. When the claim hash already exists the call is a retry of a
+Returns per claimed message the values of its fields CLAIMED_FIELDS
+(zaqar_delay.storage.redis.records's, put in place of the
+@claimed_fields line below when the script is loaded; nil for a field
+the message lacks); or {0, the queue's packed metadata} when ARGV[13]
+is '1' and ARGV[14] is not it. When the claim hash already exists the call is a retry of a
 claim that already ran: its messages are returned and nothing else
 changes. Each
 message taken is recorded as claimed, each found expired as expired, in
@@ -60,12 +61,13 @@ local function backoff(mid, count)
     end
 end
 
+--- @claimed_fields
 local function hashes(ids)
     local found = {}
     for _, mid in ipairs(ids) do
-        local hash = redis.call('HGETALL', mid)
-        if #hash > 0 then
-            found[#found + 1] = hash
+        local values = redis.call('HMGET', mid, unpack(CLAIMED_FIELDS))
+        if values[1] then
+            found[#found + 1] = values
         end
     end
     return found
@@ -102,7 +104,7 @@ while #taken < limit and scanned < batch + limit do
             local count = redis.call('HINCRBY', mid, 'c.c', 1)
             if not max_claims or count <= max_claims then
                 count_claim(counted, now, due_of(held[3], held[5]),
-                            tonumber(held[4]), ARGV, 15)
+                            tonumber(held[4]))
             end
             backoff(mid, count)
             record(history, held[2], now, mid, 'claimed',

@@ -12,19 +12,22 @@ due), 'released_backoff' (given back by a release with a retry backoff),
 'expired_backoff' (given back with one after their claim expired: by
 promote.lua) and 'dead_lettered' (``zaqar_delay.counts.Counted``).
 
-count_claim(counted, now, due, created, bounds, first) adds one claimed
-message to the table `counted` when it was delayed (unix seconds: due at
-least a second after its whole-second creation time, which a message
-posted without a delay, due in its post's second, never is):
-bounds[first..] are the bucket bounds (ms). add_counts(metrics, counted)
+count_claim(counted, now, due, created) adds one claimed message to the
+table `counted` when it was delayed (unix seconds: due at least a second
+after its whole-second creation time, which a message posted without a
+delay, due in its post's second, never is), in the bucket of
+CLAIM_BUCKETS_MS (ms, ascending: zaqar_delay.counts's, put in place of
+the @buckets line below when a script is loaded).
+add_counts(metrics, counted)
 writes the table: one HINCRBY a field, none for an empty table.
 Work: O(buckets) a message, O(fields) a call.
 --]]
+--- @buckets
 local function count_in(counted, field, by)
     counted[field] = (counted[field] or 0) + by
 end
 
-local function count_claim(counted, now, due, created, bounds, first)
+local function count_claim(counted, now, due, created)
     if not due or not created or due < created + 1 then
         return
     end
@@ -34,9 +37,9 @@ local function count_claim(counted, now, due, created, bounds, first)
     end
     local late = math.floor((now - due) * 1000 + 0.5)
     local field = 'ms:le:inf'
-    for i = first, #bounds do
-        if late <= tonumber(bounds[i]) then
-            field = 'ms:le:' .. bounds[i]
+    for _, bound in ipairs(CLAIM_BUCKETS_MS) do
+        if late <= bound then
+            field = 'ms:le:' .. bound
             break
         end
     end
