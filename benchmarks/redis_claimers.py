@@ -31,20 +31,11 @@ from zaqar.storage import errors
 from zaqar.storage.redis import driver as upstream
 
 from benchmarks import common
+from benchmarks import redis_delay
 from tests.common import concurrency
 from tests.fixtures import services
 from zaqar_delay.storage.redis import driver as delay_driver
 
-CONF = """
-[drivers:message_store:redis]
-uri = {url}?dbid={dbid}&socket_timeout=60
-[drivers:management_store:redis]
-uri = {url}?dbid={dbid}&socket_timeout=60
-[transport]
-max_message_delay = 604800
-[delay_push]
-dispatch_in_server = false
-"""
 DRIVERS = (('redis', upstream.DataDriver),
            ('redis.delay', delay_driver.DataDriver))
 QUEUE = 'contended'
@@ -52,8 +43,11 @@ DELAYS = (0, 0, 0, 1)
 
 
 def _driver(cls, url, dbid):
+    """A (control, data) pair of ``cls`` on database ``dbid``, as
+    ``redis_delay.py`` makes its drivers (no pipeline stages)."""
     return common.make_driver(cls, upstream.ControlDriver,
-                              CONF.format(url=url, dbid=dbid))
+                              redis_delay.CONF.format(url=url, dbid=dbid,
+                                                      stages=''))
 
 
 def _claim_all(data, due, until):
