@@ -31,9 +31,8 @@ from zaqar_delay.storage.redis import records
 _FOLDER = os.path.join(os.path.dirname(os.path.abspath(__file__)),
                        'scripts')
 _INCLUDE = re.compile(r'^--- @include "([a-z_]+)"$', re.MULTILINE)
-_LAYOUT = re.compile(r'^--- @layout$', re.MULTILINE)
-_BUCKETS = re.compile(r'^--- @buckets$', re.MULTILINE)
-_CLAIMED_FIELDS = re.compile(r'^--- @claimed_fields$', re.MULTILINE)
+_CONSTANTS = re.compile(r'^--- @(layout|buckets|claimed_fields)$',
+                        re.MULTILINE)
 
 # ``[drivers:message_store:redis.delay]`` wait_replicas and
 # wait_timeout_ms; replicas 0: no WAIT.
@@ -59,13 +58,17 @@ def claimed_fields():
         "'%s'" % field.decode() for field in records.CLAIMED_FIELDS)
 
 
+# The Lua line each ``--- @<name>`` line stands for.
+_LINES = {'layout': layout, 'buckets': buckets,
+          'claimed_fields': claimed_fields}
+
+
 def source(name):
-    """Return the text of script ``name`` with its includes, layout,
-    buckets and claimed fields expanded."""
+    """Return the text of script ``name`` with its includes and its
+    ``--- @<name>`` lines (``_LINES``) expanded."""
     with open(os.path.join(_FOLDER, name + '.lua')) as script:
-        text = _LAYOUT.sub(lambda match: layout(), script.read())
-    text = _BUCKETS.sub(lambda match: buckets(), text)
-    text = _CLAIMED_FIELDS.sub(lambda match: claimed_fields(), text)
+        text = _CONSTANTS.sub(lambda match: _LINES[match.group(1)](),
+                              script.read())
     return _INCLUDE.sub(lambda match: source(match.group(1)), text)
 
 
