@@ -17,6 +17,7 @@ class MongoFaultMatrixTest(fault_matrix.FaultMatrix,
                      'insert_many', 'update_one', 'update_many',
                      'delete_one', 'delete_many', 'find_one_and_delete',
                      'find_one_and_update')
+    FAULT_READS = ('find', 'find_one', 'count_documents')
 
     def fault_target(self):
         return collection.Collection

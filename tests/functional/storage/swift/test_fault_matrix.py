@@ -23,6 +23,7 @@ class SwiftFaultMatrixTest(fault_matrix.FaultMatrix,
 
     FAULT_METHODS = ('get_object', 'head_object', 'put_object',
                      'post_object', 'delete_object', 'get_container')
+    FAULT_READS = ('get_object', 'head_object', 'get_container')
 
     def fault_target(self):
         return self.driver.connection
@@ -66,13 +67,9 @@ class SwiftSteeringFaultMatrixTest(behaviour.Helpers,
         operation(None, False, False)
         n = self.requests.calls
         self.assertGreater(n, 0)
-        cases = [(k, applied, False)
-                 for k in fault_matrix.FaultMatrix.points(self, n)
-                 for applied in (False, True)]
-        cases += [(k, False, True)
-                  for k in fault_matrix.FaultMatrix.points(self, n)]
-        for k, applied, dies in cases:
-            operation(k, applied, dies)
+        fault_matrix.sweep(
+            self.requests, fault_matrix.FaultMatrix.points(self, n),
+            SwiftFaultMatrixTest.FAULT_READS, operation)
         return n
 
     def run_armed(self, k, applied, dies, call):
