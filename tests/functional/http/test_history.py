@@ -25,16 +25,11 @@ from tests.fixtures import zaqar_server
 PROJECT = 'tenant.a/b:c'
 
 
-class RedisHistoryTest(history.HistoryClient,
+class RedisHistoryTest(history.ServerHistory,
                        zaqar_server.ServerTestCase):
 
     project = PROJECT
     server_options = {'max_delay': 3600}
-
-    def setUp(self):
-        super().setUp()
-        self.connect()
-        self.name = 'orders.eu.' + uuid.uuid4().hex[:8]
 
     def store_queues(self):
         """How many queues the message store's own index holds
@@ -50,59 +45,6 @@ class RedisHistoryTest(history.HistoryClient,
                               new_meta={'_history_ttl': value})
             self.assertRaises(client_errors.MalformedRequest, self.dotted,
                               self.name + '.new', _history_ttl=value)
-
-    def test_a_message_life_in_order_with_its_times(self):
-        queue = self.dotted(self.name, _history_ttl=3600,
-                            _default_message_delay=3600,
-                            _retry_backoff={'initial': 1})
-        before = int(time.time())
-        mid, = queue.post([{'body': {'order': 42}, 'ttl': 300,
-                            'delay': 1}])['resources']
-        mid = mid.rsplit('/', 1)[-1]
-        after = int(time.time()) + 1
-        claim, _ = self.claim_soon(queue)
-        claim.delete()                            # released: backoff 1 s
-        claim, message = self.claim_soon(queue)
-        message.delete()
-
-        events = self.history(self.name, '--message', mid)
-        self.assertEqual(['posted', 'claimed', 'released', 'claimed',
-                          'deleted'], [e['kind'] for e in events])
-        posted, first, released, second, deleted = events
-        self.assertEqual({'order': 42}, posted['body'])
-        self.assertEqual(('300', '1'), (posted['ttl'], posted['delay']))
-        self.assertTrue(before <= posted['at'] <= after, posted)
-        # Due 1 s after the post, to the millisecond; 'at' is whole
-        # seconds.
-        due = float(posted['due'])
-        self.assertTrue(posted['at'] + 1 <= due < posted['at'] + 2, posted)
-        self.assertGreaterEqual(first['at'], int(due))
-        self.assertEqual(('1', '1'), (first['count'], released['wait']))
-        self.assertEqual(first['claim'], released['claim'])
-        self.assertGreaterEqual(second['at'], released['at'] + 1)
-        self.assertEqual('2', second['count'])
-        self.assertEqual((second['claim'], '0'),
-                         (deleted['claim'], deleted['popped']))
-        self.assertLessEqual(deleted['at'], int(time.time()))
-        self.assertEqual(['deleted'], [e['kind'] for e in self.history(
-            self.name, '--kind', 'deleted')])
-        table = self.manage('history', self.name)
-        self.assertEqual(5, len(table))
-        self.assertIn('deleted', table[-1])
-
-    def test_dead_lettered_says_where(self):
-        dlq = self.name + '.dlq'
-        self.dotted(dlq)
-        queue = self.dotted(self.name, _history_ttl=3600,
-                            _max_claim_count=1, _dead_letter_queue=dlq)
-        queue.post([{'body': 'poison', 'ttl': 300}])
-        claim, _ = self.claim_soon(queue)
-        claim.delete()
-        self.assertEqual([], list(queue.claim(ttl=60, grace=60)))
-        events = self.history(self.name)
-        self.assertEqual(['posted', 'claimed', 'released', 'claimed',
-                          'dead_lettered'], [e['kind'] for e in events])
-        self.assertEqual(dlq, events[-1]['to'])
 
     def expire_now(self, mid):
         """End message ``mid``'s life now, as its ttl would (redis: its
@@ -187,30 +129,3 @@ class RedisHistoryTest(history.HistoryClient,
         self.assertEqual((1, ''), (status, out))
         self.assertIn('keeps no history', err)
         self.assertEqual(1, len(err.strip().splitlines()), err)
-
-    def test_replay_twice_posts_once(self):
-        queue = self.dotted(self.name, _history_ttl=3600)
-        target = self.dotted(self.name + '.again')
-        since = int(time.time())
-        queue.post([{'body': {'n': n}, 'ttl': 300} for n in range(3)])
-        for message in queue.pop(3):
-            pass
-        until = int(time.time()) + 1
-        argv = ('replay', self.name, '--since', str(since), '--until',
-                str(until), '--to', target.name, '--delay', '0')
-        dry = self.manage(*argv, '--dry-run')
-        self.assertEqual(3, len(dry))
-        self.assertTrue(all('would post' in line for line in dry))
-        first = self.manage(*argv)
-        self.assertEqual(3, len(first))
-        self.assertTrue(all(' posted as ' in line for line in first))
-        again = self.manage(*argv)
-        self.assertTrue(all('already posted as' in line for line in again))
-        self.assertEqual(sorted(line.split()[-1] for line in first),
-                         sorted(line.split()[-1] for line in again))
-        bodies = sorted(m.body['n'] for m in target.messages(echo=True))
-        self.assertEqual([0, 1, 2], bodies)
-        found = self.history(self.name)
-        self.assertEqual(['1'] * 3, [e['popped'] for e in found
-                                     if e['kind'] == 'deleted'])
-        self.assertEqual(3, [e['kind'] for e in found].count('replayed'))

@@ -10,6 +10,7 @@ from oslo_utils import timeutils
 from zaqar.storage import errors
 
 from tests.common import behaviour
+from tests.common import history as history_tests
 from tests.fixtures import mongodb_store
 from zaqar_delay.storage.mongodb import history
 from zaqar_delay.storage.mongodb import queries
@@ -17,17 +18,8 @@ from zaqar_delay.storage.mongodb import queries
 PROJECT = behaviour.PROJECT
 
 
-class MongoHistoryTest(behaviour.Helpers, mongodb_store.DelayTestBase):
-
-    def keep(self, seconds=3600, queue=None, project=PROJECT, **more):
-        self.queues.set_metadata(queue or self.queue,
-                                 dict(more, _history_ttl=seconds),
-                                 project=project)
-
-    def events(self, queue=None, project=PROJECT):
-        kept = history.History(self.driver)
-        return [(e.at, e.kind, e.fields)
-                for e in kept.events(queue or self.queue, project)]
+class MongoHistoryTest(history_tests.StoreHistory,
+                       mongodb_store.DelayTestBase):
 
     def document(self, mid, queue=None):
         return self.messages.collection(queue or self.queue,
@@ -73,19 +65,6 @@ class MongoHistoryTest(behaviour.Helpers, mongodb_store.DelayTestBase):
             self.queue, [mid], PROJECT)))
         self.messages.delete(self.queue, mid, PROJECT)
         self.assertEqual(7, len(self.events()))
-
-    def test_pops_and_unclaimed_deletes_say_so(self):
-        self.keep()
-        first, second = self.post(0, 0)
-        self.messages.delete(self.queue, first, PROJECT)
-        self.assertEqual(1, len(self.messages.pop(self.queue, 5, PROJECT)))
-        deleted = [(e.message_id, e.fields) for e in history.History(
-            self.driver).events(self.queue, PROJECT) if e.kind == 'deleted']
-        self.assertEqual(first, deleted[0][0])
-        self.assertEqual({'claim': '', 'popped': '0'}, deleted[0][1])
-        self.assertEqual(second, deleted[1][0])
-        self.assertEqual('1', deleted[1][1]['popped'])
-        self.assertNotEqual('', deleted[1][1]['claim'])
 
     def test_dedup_digest_is_kept_and_freed_by_a_delete(self):
         self.keep(_dedup_key='job')
@@ -229,11 +208,3 @@ class MongoHistoryTest(behaviour.Helpers, mongodb_store.DelayTestBase):
         self.messages.delete(self.queue, mid, PROJECT)
         self.assertIsNone(self.document(mid))
         self.assertEqual([], self.events())
-
-    def test_dotted_projects_and_queues_keep_apart(self):
-        for queue, project in (('b.c', 'a'), ('c', 'a.b')):
-            self.queues.create(queue, project=project)
-            self.keep(queue=queue, project=project)
-            self.post(0, queue=queue, project=project)
-        self.assertEqual(1, len(self.events('b.c', 'a')))
-        self.assertEqual(1, len(self.events('c', 'a.b')))

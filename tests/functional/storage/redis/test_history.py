@@ -5,24 +5,15 @@ nothing written for a queue without ``_history_ttl``."""
 from oslo_utils import timeutils
 
 from tests.common import behaviour
+from tests.common import history as history_tests
 from tests.fixtures import redis_store
-from zaqar_delay.storage.redis import history
 from zaqar_delay.storage.redis import keys
 
 PROJECT = behaviour.PROJECT
 
 
-class RedisHistoryTest(behaviour.Helpers, redis_store.DelayTestBase):
-
-    def keep(self, seconds=3600, queue=None, project=PROJECT, **more):
-        self.queues.set_metadata(queue or self.queue,
-                                 dict(more, _history_ttl=seconds),
-                                 project=project)
-
-    def events(self, queue=None, project=PROJECT):
-        kept = history.History(self.driver)
-        return [(e.at, e.kind, e.fields)
-                for e in kept.events(queue or self.queue, project)]
+class RedisHistoryTest(history_tests.StoreHistory,
+                       redis_store.DelayTestBase):
 
     def test_every_change_at_its_time(self):
         self.keep(_retry_backoff={'initial': 7})
@@ -48,19 +39,6 @@ class RedisHistoryTest(behaviour.Helpers, redis_store.DelayTestBase):
         self.assertEqual({'claim': claim_id, 'wait': '7'}, found[2][2])
         self.assertEqual({'claim': second, 'count': '2'}, found[3][2])
         self.assertEqual({'claim': second, 'popped': '0'}, found[4][2])
-
-    def test_pops_and_unclaimed_deletes_say_so(self):
-        self.keep()
-        first, second = self.post(0, 0)
-        self.messages.delete(self.queue, first, PROJECT)
-        self.assertEqual(1, len(self.messages.pop(self.queue, 5, PROJECT)))
-        deleted = [(e.message_id, e.fields) for e in history.History(
-            self.driver).events(self.queue, PROJECT) if e.kind == 'deleted']
-        self.assertEqual(first, deleted[0][0])
-        self.assertEqual({'claim': '', 'popped': '0'}, deleted[0][1])
-        self.assertEqual(second, deleted[1][0])
-        self.assertEqual('1', deleted[1][1]['popped'])
-        self.assertNotEqual('', deleted[1][1]['claim'])
 
     def test_dedup_digest_is_kept(self):
         self.keep(_dedup_key='job')
@@ -109,11 +87,3 @@ class RedisHistoryTest(behaviour.Helpers, redis_store.DelayTestBase):
         self.assertEqual(0, self.redis.exists(
             keys.history(self.queue, PROJECT)))
         self.assertEqual([], self.events())
-
-    def test_dotted_projects_and_queues_keep_apart(self):
-        for queue, project in (('b.c', 'a'), ('c', 'a.b')):
-            self.queues.create(queue, project=project)
-            self.keep(queue=queue, project=project)
-            self.post(0, queue=queue, project=project)
-        self.assertEqual(1, len(self.events('b.c', 'a')))
-        self.assertEqual(1, len(self.events('c', 'a.b')))
