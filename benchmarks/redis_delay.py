@@ -4,9 +4,9 @@
                                      [--memory-messages 50000]
 
 Starts its own redis-server on a free loopback port; each driver uses its
-own database on it. Prints the median claim latency with N delayed
-messages ahead of one ready message (upstream / redis.delay: times
-faster), and post throughput (redis.delay / upstream) on a normal queue,
+own database on it. Prints the median claim and list latency with N
+delayed messages ahead of one ready message (upstream / redis.delay:
+times faster), and post throughput (redis.delay / upstream) on a normal queue,
 a delayed one, and with a ``delay`` in each message: through the
 message pipeline alone, with the notifier stage (Zaqar's for ``redis``,
 zaqar-delay's for ``redis.delay``, its in-server dispatcher off), and on
@@ -134,19 +134,26 @@ def posts(variants, trials, seconds, server):
 
 
 def claims(drivers_, sizes, repeats, budget):
-    print('\nclaim latency, limit 1, median ms (N delayed ahead)')
-    print('%10s %12s %12s %10s' % ('N', 'redis', 'redis.delay',
-                                   'speed-up'))
+    print('\nclaim latency (limit 1) and list latency (a page of 10),'
+          ' median ms (N delayed ahead; upstream\'s list page is empty'
+          ' behind delayed messages: -)')
+    print('%10s %12s %12s %10s %12s %12s' % (
+        'N', 'claim redis', 'redis.delay', 'speed-up', 'list redis',
+        'redis.delay'))
     ahead = 0
     for size in sizes:
         row = {}
         for name, (_, data) in drivers_.items():
             common.post_delayed(data, 'claims', size - ahead)
             row[name] = common.claim_ms(data, 'claims', repeats, budget)
+            if size == 0 or name == 'redis.delay':
+                row[name] += common.list_ms(data, 'claims', repeats, budget)
         ahead = size
-        print('%10d %9.3f(%2d) %9.3f(%2d) %9.1fx' % (
-            size, row['redis'][0], row['redis'][1], row['redis.delay'][0],
-            row['redis.delay'][1], row['redis'][0] / row['redis.delay'][0]))
+        up, ours = row['redis'], row['redis.delay']
+        print('%10d %9.3f(%2d) %9.3f(%2d) %9.1fx %12s %9.3f(%2d)' % (
+            size, up[0], up[1], ours[0], ours[1], up[0] / ours[0],
+            '%9.3f(%2d)' % up[2:] if len(up) > 2 else '-', ours[2],
+            ours[3]))
         sys.stdout.flush()
 
 

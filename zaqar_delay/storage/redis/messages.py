@@ -22,7 +22,8 @@ from zaqar_delay.storage.redis import steering
 from zaqar_delay.storage.redis import upstream
 
 Message = models.Message
-# Reply codes of scripts/delete.lua (named there the same way).
+# Reply codes of scripts/delete.lua (named there the same way); list.lua
+# answers NO_QUEUE too.
 DELETED, HELD, NOT_CLAIMED, CLAIMED_BY_ANOTHER, NO_QUEUE = 0, 1, 2, 3, 4
 
 
@@ -139,20 +140,30 @@ class MessageController(steering.Steering,
              limit=storage.DEFAULT_MESSAGES_PER_PAGE,
              echo=False, client_uuid=None,
              include_claimed=False, include_delayed=False):
-        if not self._queue_ctrl.exists(queue, project):
+        """As upstream. When the queues are in this database
+        (``metadata``), one script call checks that the queue exists,
+        lists and returns the messages' fields; otherwise the queue
+        controller checks it first."""
+        # The script checks the queue only where it can see its set.
+        queue_checked = self._metadata is None
+        if queue_checked and not self._queue_ctrl.exists(queue, project):
             raise errors.QueueDoesNotExist(queue, project)
 
         now = self.driver.now_ms()
         reply = self._lua['list'](
             keys=list(keys.index(queue, project)) + [
-                keys.history(queue, project), keys.METRICS],
+                keys.history(queue, project), keys.METRICS,
+                keys.queues(project)],
             args=[now, self._marker_rank(queue, project, marker), limit,
                   int(bool(include_claimed)), int(bool(include_delayed)),
                   int(bool(echo)), str(client_uuid or ''),
-                  self.driver.delay_conf.promote_batch_size])
+                  self.driver.delay_conf.promote_batch_size,
+                  '' if queue_checked else keys.queue_hash(queue, project)])
+        if reply[0] == NO_QUEUE:
+            raise errors.QueueDoesNotExist(queue, project)
         next_marker = reply[0].decode() or None
-        page = (records.basic(hmap, int(now))
-                for hmap in records.read(self._client, reply[1:]) if hmap)
+        page = (records.basic(records.of_fields(values), int(now))
+                for values in reply[1:])
         return iter((page, next_marker))
 
     def _in_queue(self, queue, project, message_ids):

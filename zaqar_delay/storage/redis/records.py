@@ -19,8 +19,9 @@ def due_of(hmap):
     return None
 
 
-# The fields of a message hash that a claim returns (claim.lua, in
-# this order): upstream's envelope, the body and the due time in ms.
+# The fields of a message hash that a claim or a list returns
+# (fields.lua, in this order): upstream's envelope, the body and the due
+# time in ms.
 CLAIMED_FIELDS = models.MSGENV_FIELD_KEYS + (b'b', b'dm')
 
 

@@ -5,8 +5,9 @@ the line ``--- @layout`` (in ``index.lua``) by Lua locals holding the
 chunk layout of ``keys`` (``CHUNK``, ``CHUNK_INFIX``,
 ``WAITING_COUNT``), ``--- @buckets`` (in ``metrics.lua``) by the claim
 lateness bucket bounds of ``counts`` (``CLAIM_BUCKETS_MS``) and
-``--- @claimed_fields`` (in ``claim.lua``) by the message fields a
-claim returns (``records.CLAIMED_FIELDS``), each defined there only;
+``--- @claimed_fields`` (in ``fields.lua``) by the message fields a
+claim or a list returns (``records.CLAIMED_FIELDS``), each defined
+there only;
 every other script is one atomic command whose header lists its KEYS,
 ARGV and return value.
 

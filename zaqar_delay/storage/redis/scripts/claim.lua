@@ -19,9 +19,7 @@ ARGV[13] '1': ARGV[9..12] were planned with the metadata ARGV[14]
 ARGV[14] the packed metadata, with ARGV[13] '1'
 
 Returns per claimed message the values of its fields CLAIMED_FIELDS
-(zaqar_delay.storage.redis.records's, put in place of the
-@claimed_fields line below when the script is loaded; nil for a field
-the message lacks); or {0, the queue's packed metadata} when ARGV[13]
+(see fields.lua); or {0, the queue's packed metadata} when ARGV[13]
 is '1' and ARGV[14] is not it. When the claim hash already exists the call is a retry of a
 claim that already ran: its messages are returned and nothing else
 changes. Each
@@ -35,6 +33,7 @@ after their claim expired (promote.lua).
 Work: O((batch + limit) log n).
 --]]
 --- @include "index"
+--- @include "fields"
 --- @include "history"
 --- @include "claim_terms"
 --- @include "metrics"
@@ -61,17 +60,6 @@ local function backoff(mid, count)
     end
 end
 
---- @claimed_fields
-local function hashes(ids)
-    local found = {}
-    for _, mid in ipairs(ids) do
-        local values = redis.call('HMGET', mid, unpack(CLAIMED_FIELDS))
-        if values[1] then
-            found[#found + 1] = values
-        end
-    end
-    return found
-end
 
 if redis.call('EXISTS', claim_hash) == 1 then
     return hashes(redis.call('LRANGE', claim_list, 0, -1))

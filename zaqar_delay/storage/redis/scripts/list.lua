@@ -4,11 +4,14 @@ list: one page of messages after a rank marker, in rank order.
 KEYS[1..6]  queue index keys (see index.lua)
 KEYS[7]     the queue's history stream (see history.lua)
 KEYS[8]     zaqar_delay.metrics   hash: the store's counters (metrics.lua)
+KEYS[9]     upstream's set of the project's queues (queues_set)
 
 ARGV[1] now           ARGV[2] marker rank (exclusive; 0 = from the start)
 ARGV[3] limit         ARGV[4] include claimed ('1'/'0')
 ARGV[5] include delayed ('1'/'0')   ARGV[6] echo ('1'/'0')
 ARGV[7] client uuid   ARGV[8] batch (work bound)
+ARGV[9] the queue's member in KEYS[9], when the script checks that the
+        queue exists ('': the caller checked it)
 
 Ready messages come from the ready set; claimed and delayed ones, when
 asked for, from the claimed set and the waiting chunks, merged by rank
@@ -18,14 +21,23 @@ which leave the ready set and are recorded as expired in the history
 of those that keep one (as a claim does); at most limit + batch entries
 are examined. Messages the promotion gives
 back with a backoff after their claim expired are counted in KEYS[8].
-Returns {next marker rank or '', id, ...}. Work: O((batch + limit) log n).
+Returns {NO_QUEUE} when the queue does not exist (nothing is read or
+changed); else {next marker rank or '', fields, ...}: per message listed
+the values of its fields CLAIMED_FIELDS (see fields.lua).
+Work: O((batch + limit) log n).
 --]]
 --- @include "index"
+--- @include "fields"
 --- @include "history"
 --- @include "metrics"
 --- @include "promote"
 
-local history, metrics = KEYS[7], KEYS[8]
+-- The reply code (messages.py names it the same, as delete.lua does).
+local NO_QUEUE = 4
+local history, metrics, project_queues = KEYS[7], KEYS[8], KEYS[9]
+if ARGV[9] ~= '' and not redis.call('ZSCORE', project_queues, ARGV[9]) then
+    return {NO_QUEUE}
+end
 local now = tonumber(ARGV[1])
 local marker = ARGV[2]
 local limit = tonumber(ARGV[3])
@@ -126,4 +138,12 @@ end
 if not exhausted or #page > 1 then
     page[1] = marker
 end
-return page
+local ids = {}
+for i = 2, #page do
+    ids[#ids + 1] = page[i]
+end
+local reply = {page[1]}
+for _, values in ipairs(hashes(ids)) do
+    reply[#reply + 1] = values
+end
+return reply

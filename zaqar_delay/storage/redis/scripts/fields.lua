@@ -1,0 +1,18 @@
+--[[
+Included by the scripts that return messages (claim, list; not run on
+its own): hashes(ids), per id whose hash exists, the values of the
+fields CLAIMED_FIELDS, which zaqar_delay.storage.redis.records defines
+(records.CLAIMED_FIELDS) and puts in place of the @claimed_fields line
+below when a script is loaded; nil for a field the message lacks.
+--]]
+--- @claimed_fields
+local function hashes(ids)
+    local found = {}
+    for _, mid in ipairs(ids) do
+        local values = redis.call('HMGET', mid, unpack(CLAIMED_FIELDS))
+        if values[1] then
+            found[#found + 1] = values
+        end
+    end
+    return found
+end
