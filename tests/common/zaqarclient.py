@@ -55,10 +55,9 @@ class ZaqarClientTests:
     def claim(self):
         return self.queue.claim(ttl=60, grace=60, limit=10)
 
-    def stats_reach(self, keys, expected, timeout=15.0):
+    def stats_reach(self, keys, expected, timeout=5.0):
         """Queue stats once they show ``expected``; Swift's container
-        counts may lag a write until its object updater's next pass (5 s
-        in the test Swift), other stores' do not."""
+        counts may lag a write by a moment, other stores' do not."""
         deadline = time.monotonic() + timeout
         while True:
             stats = self.queue.stats['messages']
