@@ -10,8 +10,8 @@ ARGV[1] now           ARGV[2] marker rank (exclusive; 0 = from the start)
 ARGV[3] limit         ARGV[4] include claimed ('1'/'0')
 ARGV[5] include delayed ('1'/'0')   ARGV[6] echo ('1'/'0')
 ARGV[7] client uuid   ARGV[8] batch (work bound)
-ARGV[9] the queue's member in KEYS[9], when the script checks that the
-        queue exists ('': the caller checked it)
+ARGV[9] the queue's member in the set of the project's queues, when
+        the script checks that the queue exists ('': the caller checked)
 
 Ready messages come from the ready set; claimed and delayed ones, when
 asked for, from the claimed set and the waiting chunks, merged by rank
@@ -19,8 +19,8 @@ asked for, from the claimed set and the waiting chunks, merged by rank
 own, when echo is off, are skipped; so are messages whose ttl ended,
 which leave the ready set and are recorded as expired in the history
 of those that keep one (as a claim does); at most limit + batch entries
-are examined. Messages the promotion gives
-back with a backoff after their claim expired are counted in KEYS[8].
+are examined. Messages the promotion gives back with a backoff after
+their claim expired are counted in the metrics hash.
 Returns {NO_QUEUE} when the queue does not exist (nothing is read or
 changed); else {next marker rank or '', fields, ...}: per message listed
 the values of its fields CLAIMED_FIELDS (see fields.lua).
