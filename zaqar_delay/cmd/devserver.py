@@ -17,11 +17,10 @@ tokens, which ``openstack messaging`` needs. Which redis-server runs:
 import argparse
 import os
 import shutil
-import signal
 import sys
-import threading
 import uuid
 
+from zaqar_delay.cmd import signals
 from zaqar_delay.dev import keystone as dev_keystone
 from zaqar_delay.dev import receiver as dev_receiver
 from zaqar_delay.dev import stack as dev_stack
@@ -71,21 +70,6 @@ or with the same settings from {openrc}:
 
   . {openrc}; openstack messaging queue list
 """
-
-
-def _stop_on_signals():
-    """An event set by the first SIGINT or SIGTERM; later ones are
-    ignored, so that stopping the servers is never cut short."""
-    stopping = threading.Event()
-
-    def handler(signum, frame):
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        stopping.set()
-
-    signal.signal(signal.SIGINT, handler)
-    signal.signal(signal.SIGTERM, handler)
-    return stopping
 
 
 def cli_settings(auth_url, password):
@@ -159,7 +143,7 @@ def main(argv=None):
                             mongodb_url=args.mongodb_url, pushes=True)
     pushes = os.path.join(stack.dir, 'pushes.log')
     hook = dev_receiver.Receiver(pushes, sys.stdout)
-    stopping = _stop_on_signals()
+    stopping = signals.stop_event(ignore_again=True)
     keystone = None
     try:
         if args.keystone:

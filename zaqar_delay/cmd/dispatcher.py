@@ -20,9 +20,7 @@ and its own pushes and ticks (``zaqar_delay.metrics``).
 
 import functools
 import os
-import signal
 import sys
-import threading
 
 from oslo_config import cfg
 from oslo_log import log as logging
@@ -33,6 +31,7 @@ from zaqar.storage import utils as storage_utils
 from zaqar_delay.cmd import config
 from zaqar_delay import errors
 from zaqar_delay.cmd import reach
+from zaqar_delay.cmd import signals
 from zaqar_delay.metrics import serve
 from zaqar_delay import opts
 from zaqar_delay.push import pools
@@ -101,9 +100,7 @@ def _run(conf, argv):
         print('pushed %d' % (taken - left))
         sys.stdout.flush()
         os._exit(0)
-    stop = threading.Event()
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(signum, lambda *_: stop.set())
+    stop = signals.stop_event()
     pusher = _built(conf, stop, check)
     if pusher is None:
         return 0

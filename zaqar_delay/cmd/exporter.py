@@ -12,8 +12,6 @@ doc/source/metrics.rst). zaqar-delay-dispatcher ``--metrics-port``
 serves the same metrics with the dispatcher's own.
 """
 
-import os
-import signal
 import sys
 
 from oslo_config import cfg
@@ -22,12 +20,11 @@ from zaqar_delay.cmd import config
 from zaqar_delay.cmd import failure
 from zaqar_delay import errors
 from zaqar_delay.cmd import reach
+from zaqar_delay.cmd import signals
 from zaqar_delay.metrics import serve
 from zaqar_delay import opts
 
 PROG = 'zaqar-delay-exporter'
-# The signals that stop it.
-STOP = {signal.SIGINT, signal.SIGTERM}
 
 
 def main(argv=None):
@@ -41,7 +38,7 @@ def _run(conf, argv):
     reach.check(reach.stores(conf))
     host = conf[opts.METRICS_GROUP].host
     port = conf.port or conf[opts.METRICS_GROUP].port
-    stopped = _stop_signals()
+    stopped = signals.stop_event()
     try:
         server = serve.start(conf, port)
     except OSError as exc:
@@ -51,23 +48,9 @@ def _run(conf, argv):
                                     % (host, port, exc)) from None
     print('serving metrics on %s:%d' % (host, server.server_port))
     sys.stdout.flush()
-    os.read(stopped, 1)
+    stopped.wait()
     server.shutdown()
     return 0
-
-
-def _stop_signals():
-    """A pipe end that becomes readable at the first SIGINT or SIGTERM.
-    Python's C handler writes to the pipe, in whatever thread gets the
-    signal; the Python handler does nothing, so it takes no lock at
-    whatever point of the code it runs (an ``Event.set`` there can
-    deadlock the ``wait`` it interrupts)."""
-    readable, writable = os.pipe()
-    os.set_blocking(writable, False)
-    signal.set_wakeup_fd(writable)
-    for signum in STOP:
-        signal.signal(signum, lambda *_: None)
-    return readable
 
 
 if __name__ == '__main__':
