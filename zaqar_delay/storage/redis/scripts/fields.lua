@@ -4,8 +4,13 @@ its own): hashes(ids), per id whose hash exists, the values of the
 fields CLAIMED_FIELDS, which zaqar_delay.storage.redis.records defines
 (records.CLAIMED_FIELDS) and puts in place of the @claimed_fields line
 below when a script is loaded; nil for a field the message lacks.
+FIELD[name] is a field's place in CLAIMED_FIELDS.
 --]]
 --- @claimed_fields
+local FIELD = {}
+for i, name in ipairs(CLAIMED_FIELDS) do
+    FIELD[name] = i
+end
 local function hashes(ids)
     local found = {}
     for _, mid in ipairs(ids) do

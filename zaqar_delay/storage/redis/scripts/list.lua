@@ -101,6 +101,10 @@ local function next_candidates(after, want)
     return found
 end
 
+-- The fields read per message examined: CLAIMED_FIELDS, then 'h'.
+local READ = {unpack(CLAIMED_FIELDS)}
+READ[#READ + 1] = 'h'
+
 local page = {''}
 local scanned = 0
 local exhausted = false
@@ -115,21 +119,23 @@ while #page - 1 < limit and scanned < limit + batch do
         local rank, mid = found[i][1], found[i][2]
         scanned = scanned + 1
         marker = string.format('%d', rank)
-        local fields = mid and redis.call('HMGET', mid, 'e', 'u', 'h',
-                                          'c.c') or {}
-        local expires = tonumber(fields[1])
+        -- Read once: the fields a list returns, then its history's.
+        local fields = mid and redis.call('HMGET', mid, unpack(READ)) or {}
+        local expires = tonumber(fields[FIELD['e']])
+        local kept = fields[#READ]
         if expires and expires > now then
-            if echo or fields[2] ~= client_uuid then
-                page[#page + 1] = mid
+            if echo or fields[FIELD['u']] ~= client_uuid then
+                fields[#READ] = nil
+                page[#page + 1] = fields
             end
         elseif mid and redis.call('ZREM', ready, mid) == 1 then
             -- Its ttl ended (its hash may be gone): out of the index,
             -- and recorded as expired, as a claim that met it would.
             if not expires then
                 record_gone(history, now, mid)
-            elseif fields[3] then
-                record(history, fields[3], now, mid, 'expired',
-                       {'count', fields[4] or ''})
+            elseif kept then
+                record(history, kept, now, mid, 'expired',
+                       {'count', fields[FIELD['c.c']] or ''})
             end
         end
     end
@@ -138,12 +144,4 @@ end
 if not exhausted or #page > 1 then
     page[1] = marker
 end
-local ids = {}
-for i = 2, #page do
-    ids[#ids + 1] = page[i]
-end
-local reply = {page[1]}
-for _, values in ipairs(hashes(ids)) do
-    reply[#reply + 1] = values
-end
-return reply
+return page
