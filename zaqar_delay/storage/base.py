@@ -1,12 +1,11 @@
 """What a delay data driver gives beside upstream's controllers.
 
-Each ``*.delay`` data driver names one class per service it keeps, as it
-names its controllers: ``push_class``, ``schedule_class``,
-``metrics_class``, ``history_class``, ``export_class``,
-``migrate_class`` and ``probe_class``, each a subclass of the contract
-here. Tools find a service through the driver that ``zaqar.conf``
-names (``services``); ``tests/common/contracts.py`` is the suite every
-backend runs (doc/source/contributor.rst, "Adding a backend").
+Each ``*.delay`` data driver keeps one class per service, found in its
+backend's package by ``SERVICES`` (``pushes.Pushes`` for ``push_class``,
+...), each a subclass of the contract here. Tools find a service
+through the driver that ``zaqar.conf`` names (``services``);
+``tests/common/contracts.py`` is the suite every backend runs
+(doc/source/contributor.rst, "Adding a backend").
 """
 
 import abc
@@ -282,6 +281,10 @@ class Migrate(abc.ABC):
     #: The name of upstream's driver of the same store.
     upstream = None
 
+    def __init__(self, store):
+        #: What ``connect`` reached: a client, or a MongoDB's collections.
+        self.store = store
+
     @classmethod
     @abc.abstractmethod
     def connect(cls, config_files, uri=None, database=None,
@@ -333,3 +336,19 @@ class Probe(abc.ABC):
     def ping(where, timeout):
         """Return once the store at ``where`` answers one request; raise
         one of ``errors`` if it does not within ``timeout`` seconds."""
+
+
+# The services of a delay data driver (``common.DelaySettings``): the
+# driver's attribute, then the module of the backend's package and the
+# class in it that give it, and the contract above the class keeps
+# (None: upstream's claim controller).
+SERVICES = (
+    ('claim_class', 'claims', 'ClaimController', None),
+    ('push_class', 'pushes', 'Pushes', PushStore),
+    ('schedule_class', 'schedules', 'Schedules', ScheduleStore),
+    ('metrics_class', 'metrics', 'Metrics', MetricsReader),
+    ('history_class', 'history', 'History', History),
+    ('export_class', 'export', 'Export', Export),
+    ('migrate_class', 'migrate', 'Migrate', Migrate),
+    ('probe_class', 'probe', 'Probe', Probe),
+)

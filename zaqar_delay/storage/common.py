@@ -1,6 +1,7 @@
 """What every ``*.delay`` driver does the same way around its storage."""
 
 import collections
+import importlib
 
 from oslo_config import cfg
 from oslo_utils import timeutils
@@ -13,6 +14,7 @@ from zaqar_delay import delay
 from zaqar_delay.history import events as history
 from zaqar_delay import opts
 from zaqar_delay import pending
+from zaqar_delay.storage import base
 
 # What a migration found in a batch of messages, by state.
 Counts = collections.namedtuple('Counts', 'ready waiting claimed gone')
@@ -36,6 +38,19 @@ class DelaySettings:
     message_class = claim_class = push_class = schedule_class = None
     metrics_class = history_class = export_class = migrate_class = None
     probe_class = None
+
+    def __init_subclass__(cls, backend=None, **kwargs):
+        """``backend``: the package whose modules give the driver's
+        services (``base.SERVICES``); TypeError if one breaks its
+        contract."""
+        super().__init_subclass__(**kwargs)
+        for attr, module, name, contract in base.SERVICES if backend else ():
+            found = getattr(importlib.import_module(
+                '%s.%s' % (backend, module)), name)
+            if contract is not None and not issubclass(found, contract):
+                raise TypeError('%s.%s.%s is no %s' % (
+                    backend, module, name, contract.__name__))
+            setattr(cls, attr, found)
 
     def __init__(self, conf, cache, control_driver):
         opts.register_opts(conf)

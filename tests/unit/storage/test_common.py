@@ -1,7 +1,9 @@
+import sys
 import types
 
 import testtools
 
+from zaqar_delay.storage import base
 from zaqar_delay.storage import common
 
 
@@ -49,3 +51,51 @@ class PostPlanTest(testtools.TestCase):
         delays, _, _ = common.post_plan(self.driver, queues, 'q.1', 'p.1',
                                         [{'ttl': 60}, {'ttl': 60}])
         self.assertEqual(([30, 30], 1), (delays, queues.reads))
+
+
+class BackendServicesTest(testtools.TestCase):
+    """``DelaySettings(backend=...)`` takes each service from the module
+    ``base.SERVICES`` names and refuses one that breaks its contract."""
+
+    def backend(self, **broken):
+        name = 'zaqar_delay_fake_backend_%d' % id(self)
+        for _, module, cls, contract in base.SERVICES:
+            found = types.ModuleType('%s.%s' % (name, module))
+            body = {'__module__': found.__name__}
+            if contract is not None:
+                # Abstract methods left abstract: only the class counts.
+                setattr(found, cls, type(cls, (contract,), body))
+            else:
+                setattr(found, cls, type(cls, (), body))
+            if module in broken:
+                setattr(found, cls, broken[module])
+            sys.modules[found.__name__] = found
+            self.addCleanup(sys.modules.pop, found.__name__)
+        return name
+
+    def test_each_attribute_is_its_modules_class(self):
+        name = self.backend()
+
+        class Driver(common.DelaySettings, backend=name):
+            pass
+
+        for attr, module, cls, contract in base.SERVICES:
+            found = getattr(Driver, attr)
+            self.assertEqual(('%s.%s' % (name, module), cls),
+                             (found.__module__, found.__name__))
+
+    def test_a_class_that_breaks_its_contract_is_refused(self):
+        name = self.backend(pushes=type('Pushes', (), {}))
+
+        def define():
+            class Driver(common.DelaySettings, backend=name):
+                pass
+
+        error = self.assertRaises(TypeError, define)
+        self.assertIn('pushes.Pushes is no PushStore', str(error))
+
+    def test_a_mixin_without_a_backend_names_none(self):
+        class Mixin(common.DelaySettings):
+            pass
+
+        self.assertIsNone(Mixin.push_class)

@@ -12,31 +12,14 @@ from zaqar.conf import drivers_message_store_mongodb as mongodb_opts
 from zaqar.storage.mongodb import driver as upstream_driver
 
 from zaqar_delay.storage import common
-from zaqar_delay.storage.mongodb import claims
-from zaqar_delay.storage.mongodb import export
-from zaqar_delay.storage.mongodb import history
 from zaqar_delay.storage.mongodb import messages
-from zaqar_delay.storage.mongodb import metrics
-from zaqar_delay.storage.mongodb import migrate
-from zaqar_delay.storage.mongodb import probe
-from zaqar_delay.storage.mongodb import pushes
-from zaqar_delay.storage.mongodb import schedules
 from zaqar_delay.storage.mongodb import upstream
 
 NAMES = ('mongodb.delay', 'mongodb.fifo.delay')
 
 
-class _Delay(common.DelaySettings):
+class _Delay(common.DelaySettings, backend=__package__):
     """What both delay drivers add to upstream's (a mixin)."""
-
-    claim_class = claims.ClaimController
-    push_class = pushes.Pushes
-    schedule_class = schedules.Schedules
-    metrics_class = metrics.Metrics
-    history_class = history.History
-    export_class = export.Export
-    migrate_class = migrate.Migrate
-    probe_class = probe.Probe
 
     @decorators.lazy_property(write=False)
     def connection(self):

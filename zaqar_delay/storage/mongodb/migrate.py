@@ -85,9 +85,6 @@ class Migrate(base.Migrate):
 
     upstream = 'mongodb'
 
-    def __init__(self, collections):
-        self.collections = collections
-
     @classmethod
     def connect(cls, config_files, uri=None, database=None,
                 partitions=None):
@@ -99,7 +96,7 @@ class Migrate(base.Migrate):
         return cls(collections(client, database, partitions))
 
     def places(self):
-        return [(coll.full_name, coll) for coll in self.collections]
+        return [(coll.full_name, coll) for coll in self.store]
 
     def reindex(self, place, batch=1000, dry_run=False):
         return reindex(place, batch, dry_run)

@@ -16,16 +16,8 @@ from zaqar.storage.redis import driver as upstream_driver
 
 from zaqar_delay import opts
 from zaqar_delay.storage import common
-from zaqar_delay.storage.redis import claims
-from zaqar_delay.storage.redis import export
-from zaqar_delay.storage.redis import history
 from zaqar_delay.storage.redis import messages
 from zaqar_delay.storage.redis import metadata
-from zaqar_delay.storage.redis import metrics
-from zaqar_delay.storage.redis import migrate
-from zaqar_delay.storage.redis import probe
-from zaqar_delay.storage.redis import pushes
-from zaqar_delay.storage.redis import schedules
 from zaqar_delay.storage.redis import scripting
 from zaqar_delay.storage.redis import upstream
 
@@ -58,19 +50,12 @@ def replication(conf, connection):
     return wanted
 
 
-class DataDriver(common.DelaySettings, upstream_driver.DataDriver):
+class DataDriver(common.DelaySettings, upstream_driver.DataDriver,
+                 backend=__package__):
     """Upstream's redis DataDriver with the delay message and claim
     controllers."""
 
     message_class = messages.MessageController
-    claim_class = claims.ClaimController
-    push_class = pushes.Pushes
-    schedule_class = schedules.Schedules
-    metrics_class = metrics.Metrics
-    history_class = history.History
-    export_class = export.Export
-    migrate_class = migrate.Migrate
-    probe_class = probe.Probe
 
     def __init__(self, conf, cache, control_driver):
         super().__init__(conf, cache, control_driver)

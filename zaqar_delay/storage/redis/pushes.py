@@ -35,19 +35,13 @@ class Pushes(base.PushStore):
     """What a dispatcher needs of the store: take, delivered, done,
     next due, and ``watch`` for earlier pushes."""
 
-    def __init__(self, driver):
-        super().__init__(driver)
-        self._client = driver.connection
-        self._take = driver.scripts['push_take']
-        self._done = driver.scripts['push_done']
-
     @utils.raises_conn_error
     @utils.retries_on_connection_error
     def take(self, now, limit, lease):
         """Up to ``limit`` due pushes, held for ``lease`` seconds, with
         the subscribers recorded as delivered to and the score each was
         taken at (``due``): one script call."""
-        taken, delivered, scores = self._take(
+        taken, delivered, scores = self.driver.scripts['push_take'](
             keys=[keys.PUSHES, keys.PUSHES_DELIVERED],
             args=[now, limit, now + lease])
         found = []
@@ -65,7 +59,7 @@ class Pushes(base.PushStore):
         """Record, for each ``(push, subscribers)``, the subscribers
         that answered 2xx for a push not done yet: one request."""
         if records:
-            self._client.hset(keys.PUSHES_DELIVERED, mapping={
+            self.driver.connection.hset(keys.PUSHES_DELIVERED, mapping={
                 push.handle: pending.join_subscribers(subscribers)
                 for push, subscribers in records})
 
@@ -87,27 +81,27 @@ class Pushes(base.PushStore):
             for attempt in tried:
                 args += [attempt.at, attempt.subscriber,
                          '' if attempt.status is None else attempt.status]
-        self._done(keys=script_keys, args=args)
+        self.driver.scripts['push_done'](keys=script_keys, args=args)
 
     @utils.raises_conn_error
     @utils.retries_on_connection_error
     def next_due(self, before=None):
         """The earliest due time (or lease expiry) pending, or None
         (``base.PushStore.next_due``): one O(log n) read."""
-        return pending.earlier(zsets.earliest(self._client, keys.PUSHES),
-                               before)
+        earliest = zsets.earliest(self.driver.connection, keys.PUSHES)
+        return pending.earlier(earliest, before)
 
     @utils.raises_conn_error
     @utils.retries_on_connection_error
     def pending(self, limit):
         """Up to ``limit`` pending pushes, earliest due first, as
         ``pending.listed`` records: one round trip."""
-        first = self._client.zrange(keys.PUSHES, 0, limit - 1,
-                                    withscores=True)
+        client = self.driver.connection
+        first = client.zrange(keys.PUSHES, 0, limit - 1, withscores=True)
         if not first:
             return []
-        delivered = self._client.hmget(keys.PUSHES_DELIVERED,
-                                       [member for member, _ in first])
+        delivered = client.hmget(keys.PUSHES_DELIVERED,
+                                 [member for member, _ in first])
         found = []
         for (member, at), subscribers in zip(first, delivered):
             member = member.decode() if isinstance(member, bytes) else member
@@ -118,7 +112,7 @@ class Pushes(base.PushStore):
         return found
 
     def count(self):
-        return self._client.zcard(keys.PUSHES)
+        return self.driver.connection.zcard(keys.PUSHES)
 
     def watch(self, wake, stop):
         """Set the event ``wake`` whenever a post adds a push due before
@@ -132,7 +126,8 @@ class Pushes(base.PushStore):
 
     def _listen(self, wake, stop):
         while not stop.is_set():
-            pubsub = self._client.pubsub(ignore_subscribe_messages=True)
+            pubsub = self.driver.connection.pubsub(
+                ignore_subscribe_messages=True)
             try:
                 pubsub.subscribe(keys.WAKE)
                 # A push may have been added while not subscribed.
@@ -152,10 +147,11 @@ class Pushes(base.PushStore):
     def fail(self, record, retention):
         """Keep a failed push's record; drop those older than
         ``retention`` seconds (at most 100 a call)."""
-        old = self._client.zrangebyscore(keys.FAILED_PUSHES_AT, '-inf',
-                                         record['at'] - retention,
-                                         start=0, num=100)
-        with self._client.pipeline() as pipe:
+        client = self.driver.connection
+        old = client.zrangebyscore(keys.FAILED_PUSHES_AT, '-inf',
+                                   record['at'] - retention,
+                                   start=0, num=100)
+        with client.pipeline() as pipe:
             if old:
                 pipe.hdel(keys.FAILED_PUSHES, *old)
                 pipe.zrem(keys.FAILED_PUSHES_AT, *old)
@@ -168,10 +164,11 @@ class Pushes(base.PushStore):
     @utils.retries_on_connection_error
     def failed(self, limit):
         """Up to ``limit`` failed-push records, oldest first."""
-        found = self._client.zrange(keys.FAILED_PUSHES_AT, 0, limit - 1)
+        client = self.driver.connection
+        found = client.zrange(keys.FAILED_PUSHES_AT, 0, limit - 1)
         if not found:
             return []
-        return [jsonutils.loads(record) for record in self._client.hmget(
+        return [jsonutils.loads(record) for record in client.hmget(
             keys.FAILED_PUSHES, found) if record]
 
     @utils.raises_conn_error
@@ -180,7 +177,7 @@ class Pushes(base.PushStore):
         """Delete failed-push records (as ``failed`` gave them)."""
         record_keys = [record['key'] for record in records]
         if record_keys:
-            with self._client.pipeline() as pipe:
+            with self.driver.connection.pipeline() as pipe:
                 pipe.hdel(keys.FAILED_PUSHES, *record_keys)
                 pipe.zrem(keys.FAILED_PUSHES_AT, *record_keys)
                 pipe.execute()

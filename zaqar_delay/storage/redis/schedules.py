@@ -42,18 +42,12 @@ def parse(found):
 class Schedules(base.ScheduleStore):
     """What the schedule pass and the queue stages need of the store."""
 
-    def __init__(self, driver):
-        super().__init__(driver)
-        self._client = driver.connection
-        self._take = driver.scripts['schedule_take']
-        self._advance = driver.scripts['schedule_advance']
-
     @utils.raises_conn_error
     @utils.retries_on_connection_error
     def touch(self, queue, project, at, defined):
         """Look at the queue's schedules at ``at``; they were set at
         ``defined``. One transaction."""
-        with self._client.pipeline() as pipe:
+        with self.driver.connection.pipeline() as pipe:
             pipe.zadd(keys.SCHEDULES, {member(queue, project): at})
             pipe.hset(keys.schedule_afters(queue, project), ticks.DEFINED,
                       int(defined))
@@ -64,28 +58,29 @@ class Schedules(base.ScheduleStore):
     def defined(self, queue, project):
         """When the queue's schedules were last set (``touch``), or
         None."""
-        found = self._client.hget(keys.schedule_afters(queue, project),
-                                  ticks.DEFINED)
+        found = self.driver.connection.hget(
+            keys.schedule_afters(queue, project), ticks.DEFINED)
         return None if found is None else int(found)
 
     @utils.raises_conn_error
     @utils.retries_on_connection_error
     def take(self, now, limit, lease):
         """Up to ``limit`` due queues, held for ``lease`` seconds."""
-        return [parse(found) for found in self._take(
+        return [parse(found) for found in self.driver.scripts['schedule_take'](
             keys=[keys.SCHEDULES], args=[now, limit, now + lease])]
 
     @utils.raises_conn_error
     @utils.retries_on_connection_error
     def afters(self, queue, project):
-        found = self._client.hgetall(keys.schedule_afters(queue, project))
+        found = self.driver.connection.hgetall(
+            keys.schedule_afters(queue, project))
         return {name.decode(): int(after) for name, after in found.items()}
 
     @utils.raises_conn_error
     @utils.retries_on_connection_error
     def afters_of(self, taken):
         """``afters`` of each (queue, project): one round trip."""
-        with self._client.pipeline(transaction=False) as pipe:
+        with self.driver.connection.pipeline(transaction=False) as pipe:
             for queue, project in taken:
                 pipe.hgetall(keys.schedule_afters(queue, project))
             return [{name.decode(): int(after)
@@ -103,7 +98,7 @@ class Schedules(base.ScheduleStore):
     def advance_all(self, records):
         """``_advance`` of each (queue, project, afters, next look, held):
         one round trip of one script call each."""
-        with self._client.pipeline(transaction=False) as pipe:
+        with self.driver.connection.pipeline(transaction=False) as pipe:
             for record in records:
                 self._advance_one(pipe, *record)
             return [bool(found) for found in pipe.execute()]
@@ -118,19 +113,20 @@ class Schedules(base.ScheduleStore):
                 '' if next_look is None else next_look]
         for name, after in sorted(afters.items()):
             args += [name, after]
-        self._advance(
+        self.driver.scripts['schedule_advance'](
             keys=[keys.SCHEDULES, keys.schedule_afters(queue, project)],
             args=args, client=pipe)
 
     @utils.raises_conn_error
     @utils.retries_on_connection_error
     def next_due(self):
-        return zsets.earliest(self._client, keys.SCHEDULES)
+        return zsets.earliest(self.driver.connection, keys.SCHEDULES)
 
     @utils.raises_conn_error
     @utils.retries_on_connection_error
     def next_tick(self, queue, project):
-        found = self._client.zscore(keys.SCHEDULES, member(queue, project))
+        found = self.driver.connection.zscore(keys.SCHEDULES,
+                                              member(queue, project))
         return int(found) if found is not None else None
 
     @utils.raises_conn_error
@@ -138,5 +134,5 @@ class Schedules(base.ScheduleStore):
     def listed(self, limit):
         """Up to ``limit`` (queue, project, next look), earliest first."""
         return [parse(found) + (int(score),) for found, score in
-                self._client.zrange(keys.SCHEDULES, 0, limit - 1,
-                                    withscores=True)]
+                self.driver.connection.zrange(keys.SCHEDULES, 0, limit - 1,
+                                              withscores=True)]

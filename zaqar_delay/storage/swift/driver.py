@@ -11,36 +11,21 @@ from zaqar.conf import drivers_message_store_swift as swift_opts
 from zaqar.storage.swift import driver as upstream_driver
 
 from zaqar_delay.storage import common
-from zaqar_delay.storage.swift import claims
 from zaqar_delay.storage.swift import client
-from zaqar_delay.storage.swift import export
-from zaqar_delay.storage.swift import history
 from zaqar_delay.storage.swift import messages
-from zaqar_delay.storage.swift import metrics
-from zaqar_delay.storage.swift import migrate
-from zaqar_delay.storage.swift import probe
 from zaqar_delay.storage.swift import promotion
-from zaqar_delay.storage.swift import pushes
-from zaqar_delay.storage.swift import schedules
 from zaqar_delay.storage.swift import upstream
 
 NAME = 'swift.delay'
 
 
-class DataDriver(common.DelaySettings, upstream_driver.DataDriver):
+class DataDriver(common.DelaySettings, upstream_driver.DataDriver,
+                 backend=__package__):
     """Upstream's swift DataDriver with the delay message and claim
     controllers, pending pushes, the schedule index, and a client that
     keeps its connections (``client.Client``)."""
 
     message_class = messages.MessageController
-    claim_class = claims.ClaimController
-    push_class = pushes.Pushes
-    schedule_class = schedules.Schedules
-    metrics_class = metrics.Metrics
-    history_class = history.History
-    export_class = export.Export
-    migrate_class = migrate.Migrate
-    probe_class = probe.Probe
 
     def __init__(self, conf, cache, control_driver):
         super().__init__(conf, cache, control_driver)

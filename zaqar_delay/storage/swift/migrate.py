@@ -120,9 +120,6 @@ class Migrate(base.Migrate):
 
     upstream = 'swift'
 
-    def __init__(self, client):
-        self.client = client
-
     @classmethod
     def connect(cls, config_files, uri=None, database=None,
                 partitions=None):
@@ -133,11 +130,11 @@ class Migrate(base.Migrate):
 
     def places(self):
         return [('%s/%s' % (project or '', queue), (queue, project))
-                for queue, project in queues(self.client)]
+                for queue, project in queues(self.store)]
 
     def reindex(self, place, batch=1000, dry_run=False):
-        return reindex(self.client, *place, batch=batch, dry_run=dry_run)
+        return reindex(self.store, *place, batch=batch, dry_run=dry_run)
 
     def drop_index(self, place, dry_run=False):
         return 'containers %s' % ', '.join(
-            drop_index(self.client, *place, dry_run=dry_run))
+            drop_index(self.store, *place, dry_run=dry_run))
