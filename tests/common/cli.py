@@ -27,25 +27,18 @@ def _users(keystone):
     return keystone.cli_users
 
 
-class CliServer:
+class CliServer(zaqar_server.StoreServer):
     """A keystone-auth zaqar-server of ``store`` for the class, and
     ``openstack messaging`` commands against it."""
-    store = None
     delay = 3   # seconds; each command is a process of 2-5 s
-
-    @classmethod
-    def stack_options(cls):
-        return {}
 
     @classmethod
     def setUpClass(cls):
         super().setUpClass()
         cls.keystone = services.keystone()
         cls.passwords = _users(cls.keystone)
-        cls.stack = zaqar_server.ZaqarServer(
-            message_store=cls.store, max_delay=3600,
-            keystone=cls.keystone.zaqar_auth(),
-            **cls.stack_options()).start()
+        cls.stack = cls.start_server(max_delay=3600,
+                                     keystone=cls.keystone.zaqar_auth())
         cls.keystone.point('messaging', cls.stack.url, 'zaqar')
 
     @classmethod
@@ -158,7 +151,7 @@ class WaitingCommands(CliServer):
 
     @classmethod
     def stack_options(cls):
-        return {'wsgi_delay': True}
+        return dict(super().stack_options(), wsgi_delay=True)
 
     def test_see_reschedule_and_move_waiting_messages(self):
         self.openstack('queue', 'create', self.queue)

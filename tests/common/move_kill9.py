@@ -20,18 +20,11 @@ BATCH = 2
 KILLS = 3
 
 
-class MoveKill9:
-    store = None
-
-    @classmethod
-    def stack_options(cls):
-        return {}
+class MoveKill9(zaqar_server.StoreServer):
 
     def setUp(self):
         super().setUp()
-        self.stack = zaqar_server.ZaqarServer(
-            message_store=self.store, wsgi_delay=True,
-            **self.stack_options()).start()
+        self.stack = self.start_server(wsgi_delay=True)
         self.addCleanup(self.stack.cleanup)
         self.api = waiting_control.Api(self.stack.url, 'kill.9')
         self.source = 'from.' + uuid.uuid4().hex[:8]

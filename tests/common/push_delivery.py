@@ -21,7 +21,6 @@ import uuid
 from zaqarclient.queues import client
 
 from tests.fixtures import receiver
-from tests.fixtures import services
 from tests.fixtures import zaqar_server
 from zaqar_delay import push
 
@@ -35,7 +34,7 @@ def _options(in_server=True, lease=30, **push_options):
                                **push_options)}
 
 
-class PushTest:
+class PushTest(zaqar_server.StoreServer):
     store = 'redis.delay'
     in_server = True
     # Above any lateness a busy machine gives (a swift pool with other
@@ -52,20 +51,13 @@ class PushTest:
         """More zaqar.conf sections, {section: {option: value}}."""
         return {}
 
-    def stack_options(self):
-        if self.store.startswith('mongodb'):
-            return {'mongodb_url': services.mongo_server().url}
-        return {}
-
     def setUp(self):
         super().setUp()
         options = _options(self.in_server, self.lease, **self.push_options)
         options.update(self.store_options())
         if self.pooled:
             options.update(zaqar_server.pooled_catalog())
-        self.stack = zaqar_server.ZaqarServer(
-            message_store=self.store, options=options,
-            **self.stack_options()).start()
+        self.stack = self.start_server(options=options)
         self.addCleanup(self.stack.cleanup)
         if self.pooled:
             self.add_pool()

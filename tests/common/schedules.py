@@ -23,7 +23,6 @@ import uuid
 from zaqarclient.queues import client
 
 from tests.fixtures import logs
-from tests.fixtures import services
 from tests.fixtures import zaqar_server
 from zaqar_delay import pending
 from zaqar_delay.schedules import ticks as ticks_rules
@@ -42,24 +41,17 @@ def _second(text):
                .replace(tzinfo=datetime.timezone.utc).timestamp())
 
 
-class ScheduleBase:
+class ScheduleBase(zaqar_server.StoreServer):
     store = 'redis.delay'
     project = 'p.1:sched'
     in_server = False   # a dispatcher in the zaqar-server too
-
-    def stack_options(self):
-        if self.store.startswith('mongodb'):
-            return {'mongodb_url': services.mongo_server().url}
-        return {}
 
     def setUp(self):
         super().setUp()
         options = {'storage': {'message_pipeline': pending.STAGE},
                    'delay_push': {'dispatch_in_server': self.in_server,
                                   'lease': LEASE, 'poll_interval': 0.5}}
-        self.stack = zaqar_server.ZaqarServer(
-            message_store=self.store, options=options,
-            **self.stack_options()).start()
+        self.stack = self.start_server(options=options)
         self.addCleanup(self.stack.cleanup)
         # A failure shows the tails of the server's and the
         # dispatchers' logs (INFO: passes that outlived their lease).

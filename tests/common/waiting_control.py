@@ -49,22 +49,14 @@ class Api:
         return found
 
 
-class WaitingControl:
-    store = None
+class WaitingControl(zaqar_server.StoreServer):
     project = 'tenant.a'
     other_project = 'tenant.b'
-    server_options = {}
-
-    @classmethod
-    def stack_options(cls):
-        return {}
 
     @classmethod
     def setUpClass(cls):
         super().setUpClass()
-        cls.stack = zaqar_server.ZaqarServer(
-            message_store=cls.store, max_delay=3600, wsgi_delay=True,
-            **dict(cls.server_options, **cls.stack_options())).start()
+        cls.stack = cls.start_server(max_delay=3600, wsgi_delay=True)
 
     @classmethod
     def tearDownClass(cls):
@@ -352,7 +344,8 @@ class PooledWaitingControl(WaitingControl):
 
     @classmethod
     def stack_options(cls):
-        return {'options': zaqar_server.pooled_catalog()}
+        return dict(super().stack_options(),
+                    options=zaqar_server.pooled_catalog())
 
     @classmethod
     def pool_uri(cls, uri, n):

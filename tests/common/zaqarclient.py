@@ -17,20 +17,13 @@ from zaqarclient.transport import errors as client_errors
 from tests.fixtures import zaqar_server
 
 
-class ZaqarClientTests:
-    store = None
+class ZaqarClientTests(zaqar_server.StoreServer):
     delay = 2   # seconds, for the message that comes due in a test
-
-    @classmethod
-    def stack_options(cls):
-        return {}
 
     @classmethod
     def setUpClass(cls):
         super().setUpClass()
-        cls.stack = zaqar_server.ZaqarServer(
-            message_store=cls.store, max_delay=3600,
-            **cls.stack_options()).start()
+        cls.stack = cls.start_server(max_delay=3600)
 
     @classmethod
     def tearDownClass(cls):

@@ -6,7 +6,6 @@ Keystone for them all).
 import testtools
 
 from tests.common import cli
-from tests.fixtures import services
 
 
 class RedisDelayCliTest(cli.OpenstackCliTests, testtools.TestCase):
@@ -15,10 +14,6 @@ class RedisDelayCliTest(cli.OpenstackCliTests, testtools.TestCase):
 
 class MongoDelayCliTest(cli.OpenstackCliTests, testtools.TestCase):
     store = 'mongodb.delay'
-
-    @classmethod
-    def stack_options(cls):
-        return {'mongodb_url': services.mongo_server().url}
 
 
 class RedisWaitingCliTest(cli.WaitingCommands, testtools.TestCase):

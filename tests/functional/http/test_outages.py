@@ -6,20 +6,14 @@ tests/functional/storage/swift/test_outages.py)."""
 import testtools
 
 from tests.common import outage
-from tests.fixtures import services
 from tests.fixtures import zaqar_server
 
 
-class ServerKill(outage.OutageTests):
-    store = None
-
-    def stack_options(self):
-        return {}
+class ServerKill(zaqar_server.StoreServer, outage.OutageTests):
 
     def setUp(self):
         super().setUp()
-        self.stack = zaqar_server.ZaqarServer(
-            message_store=self.store, **self.stack_options()).start()
+        self.stack = self.start_server()
         self.addCleanup(self.stack.cleanup)
 
     def url(self):
@@ -36,6 +30,3 @@ class RedisDelayServerKillTest(ServerKill, testtools.TestCase):
 
 class MongoDelayServerKillTest(ServerKill, testtools.TestCase):
     store = 'mongodb.delay'
-
-    def stack_options(self):
-        return {'mongodb_url': services.mongo_server().url}

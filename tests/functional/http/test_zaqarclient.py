@@ -5,7 +5,6 @@ and with ``mongodb.delay`` (``swift.delay``: tests/functional/storage/swift).
 import testtools
 
 from tests.common import zaqarclient
-from tests.fixtures import services
 
 
 class RedisDelayZaqarClientTest(zaqarclient.ZaqarClientTests,
@@ -16,7 +15,3 @@ class RedisDelayZaqarClientTest(zaqarclient.ZaqarClientTests,
 class MongoDelayZaqarClientTest(zaqarclient.ZaqarClientTests,
                                 testtools.TestCase):
     store = 'mongodb.delay'
-
-    @classmethod
-    def stack_options(cls):
-        return {'mongodb_url': services.mongo_server().url}

@@ -3,7 +3,6 @@
 import testtools
 
 from tests.common import metrics
-from tests.fixtures import services
 
 
 class RedisMetricsTest(metrics.MetricsScrapes, testtools.TestCase):
@@ -18,9 +17,6 @@ class SwiftMetricsTest(metrics.MetricsScrapes, testtools.TestCase):
     store = 'swift.delay'
     shared = True
     counts_claims = False
-
-    def stack_options(self):
-        return {'swift': services.keystone_swift().swift_store()}
 
 
 class MongoPooledMetricsTest(metrics.MetricsScrapes, testtools.TestCase):

@@ -61,14 +61,6 @@ class PipelineEndToEndTest(testtools.TestCase):
                 f.write(json.dumps(row) + '\n')
         return path
 
-    def claim_all(self, queue):
-        claimed = []
-        while True:
-            got = list(queue.claim(ttl=300, grace=60, limit=20))
-            if not got:
-                return claimed
-            claimed.extend(got)
-
     def test_schedule_claim_export_audit(self):
         for name in ('reminders', 'retries'):
             self.cli.queue(name, force_create=True).metadata(
@@ -119,7 +111,7 @@ class PipelineEndToEndTest(testtools.TestCase):
         while (sum(map(len, came.values())) < 75 and
                time.time() < deadline):
             for name, queue in queues.items():
-                for msg in self.claim_all(queue):
+                for msg in zaqar_server.claim_all(queue):
                     came[name].append((time.time(), msg))
             time.sleep(0.5)
         users = {m.body['user']: at for at, m in came['reminders']}

@@ -58,14 +58,6 @@ class ScheduleRulesTest(zaqar_server.ServerTestCase):
             if name.endswith('.json')
             for line in open(os.path.join(folder, name)))
 
-    def claim_all(self, queue):
-        claimed = []
-        while True:
-            got = list(queue.claim(ttl=300, grace=60, limit=20))
-            if not got:
-                return claimed
-            claimed.extend(got)
-
     def test_csv_by_header_name_exit_1_and_every_run_keeps_its_rejects(self):
         runs = []
         for n, header in enumerate((DOC_ORDER, SHUFFLED)):
@@ -98,7 +90,7 @@ class ScheduleRulesTest(zaqar_server.ServerTestCase):
                                 ('tenant.b', ['run 0', 'run 1'])):
             queue = self.client(project).queue('csvq')
             self.assertEqual(sorted(bodies, key=str), sorted(
-                (m.body for m in self.claim_all(queue)), key=str))
+                (m.body for m in zaqar_server.claim_all(queue)), key=str))
 
     def test_a_queue_the_job_makes_is_delayed(self):
         plain = self.client('tenant.a').queue('plain', force_create=True)
@@ -123,9 +115,9 @@ class ScheduleRulesTest(zaqar_server.ServerTestCase):
         made = self.client('tenant.a').queue('made')
         # Right away, only the rows posted with delay 0 can be claimed.
         self.assertEqual(['now', 'now 2'],
-                         sorted(m.body for m in self.claim_all(made)))
+                         sorted(m.body for m in zaqar_server.claim_all(made)))
         self.assertEqual(['plain now'],
-                         [m.body for m in self.claim_all(plain)])
+                         [m.body for m in zaqar_server.claim_all(plain)])
         self.assertEqual(LONG, made.metadata(
             force_reload=True)['_default_message_delay'])
         self.assertIn('posted 6 messages', out)

@@ -5,7 +5,6 @@ schedule changes and goes (tox -e slow: each test runs 20-40 s)."""
 import testtools
 
 from tests.common import schedules
-from tests.fixtures import services
 
 
 class RedisTickingTest(schedules.ScheduleTests, testtools.TestCase):
@@ -27,6 +26,3 @@ class MongodbInServerTickingTest(schedules.InServerTests,
 
 class SwiftTickingTest(schedules.ScheduleTests, testtools.TestCase):
     store = 'swift.delay'
-
-    def stack_options(self):
-        return {'swift': services.keystone_swift().swift_store()}

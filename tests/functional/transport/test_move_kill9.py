@@ -4,7 +4,6 @@ store (``tests/common/move_kill9.py``)."""
 import testtools
 
 from tests.common import move_kill9
-from tests.fixtures import services
 
 
 class RedisMoveKill9Test(move_kill9.MoveKill9, testtools.TestCase):
@@ -13,7 +12,3 @@ class RedisMoveKill9Test(move_kill9.MoveKill9, testtools.TestCase):
 
 class MongoMoveKill9Test(move_kill9.MoveKill9, testtools.TestCase):
     store = 'mongodb.delay'
-
-    @classmethod
-    def stack_options(cls):
-        return {'mongodb_url': services.mongo_server().url}

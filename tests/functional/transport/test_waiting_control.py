@@ -4,7 +4,6 @@
 import testtools
 
 from tests.common import waiting_control
-from tests.fixtures import services
 
 
 class RedisWaitingControlTest(waiting_control.WaitingControl,
@@ -20,10 +19,6 @@ class PooledRedisWaitingControlTest(waiting_control.PooledWaitingControl,
 class MongoWaitingControlTest(waiting_control.WaitingControl,
                               testtools.TestCase):
     store = 'mongodb.delay'
-
-    @classmethod
-    def stack_options(cls):
-        return {'mongodb_url': services.mongo_server().url}
 
 
 class MongoFIFOWaitingControlTest(MongoWaitingControlTest):

@@ -10,11 +10,6 @@ import testtools
 from tests.common import cli
 from tests.common import waiting_control
 from tests.common import zaqarclient
-from tests.fixtures import services
-
-
-def swift_options():
-    return {'swift': services.keystone_swift().swift_store()}
 
 
 class SwiftDelayZaqarClientTest(zaqarclient.ZaqarClientTests,
@@ -22,27 +17,15 @@ class SwiftDelayZaqarClientTest(zaqarclient.ZaqarClientTests,
     store = 'swift.delay'
     delay = 4   # several Swift requests a step
 
-    @classmethod
-    def stack_options(cls):
-        return swift_options()
-
 
 class SwiftDelayCliTest(cli.OpenstackCliTests, testtools.TestCase):
     store = 'swift.delay'
     delay = 5   # several Swift requests a step
 
-    @classmethod
-    def stack_options(cls):
-        return swift_options()
-
 
 class SwiftDelayWaitingControlTest(waiting_control.WaitingControl,
                                    testtools.TestCase):
     store = 'swift.delay'
-
-    @classmethod
-    def stack_options(cls):
-        return swift_options()
 
 
 class PooledSwiftDelayWaitingControlTest(
@@ -51,10 +34,6 @@ class PooledSwiftDelayWaitingControlTest(
     are not in the other's): their URIs differ by a query, which the
     driver does not read."""
     store = 'swift.delay'
-
-    @classmethod
-    def stack_options(cls):
-        return dict(super().stack_options(), **swift_options())
 
     @classmethod
     def pool_uri(cls, uri, n):

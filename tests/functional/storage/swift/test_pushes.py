@@ -9,7 +9,6 @@ from tests.common import due_time
 from tests.common import push_delivery as delivery
 from tests.common import push_faults as faults
 from tests.common import pushes as common_pushes
-from tests.fixtures import services
 from tests.fixtures import swift_store
 from zaqar_delay import pending
 from zaqar_delay.storage.swift import index as idx
@@ -111,30 +110,17 @@ class SwiftPushesTest(common_pushes.PendingPushes,
                          sorted(p.message_id for p in first + second))
 
 
-def _swift():
-    return {'swift': services.keystone_swift().swift_store()}
-
-
 class SwiftInServerPushTest(delivery.InServerPushes, testtools.TestCase):
     store = 'swift.delay'
-
-    def stack_options(self):
-        return _swift()
 
 
 class SwiftNeverEarlyTest(due_time.NeverEarly, testtools.TestCase):
     store = 'swift.delay'
 
-    def stack_options(self):
-        return _swift()
-
 
 class SwiftDispatcherProcessTest(delivery.DispatcherProcesses,
                                  testtools.TestCase):
     store = 'swift.delay'
-
-    def stack_options(self):
-        return _swift()
 
 
 class SwiftDispatcherDeathTest(delivery.DispatcherDeath,
@@ -148,24 +134,15 @@ class SwiftDispatcherDeathTest(delivery.DispatcherDeath,
     # failed).
     lease = 20
 
-    def stack_options(self):
-        return _swift()
-
 
 class SwiftDeathMidRetryTest(delivery.DispatcherDeathMidRetry,
                              testtools.TestCase):
     store = 'swift.delay'
 
-    def stack_options(self):
-        return _swift()
-
 
 class SwiftPooledPushTest(delivery.InServerPushes, testtools.TestCase):
     store = 'swift.delay'
     pooled = True
-
-    def stack_options(self):
-        return _swift()
 
 
 class SwiftSubscriberFaultsTest(faults.SubscriberFaults,
@@ -177,13 +154,7 @@ class SwiftSubscriberFaultsTest(faults.SubscriberFaults,
     # Upstream's container names hold the project: no '/' on Swift.
     project = 'tenant.a:c'
 
-    def stack_options(self):
-        return _swift()
-
 
 class SwiftFailedPushesTest(faults.FailedPushes, testtools.TestCase):
     store = 'swift.delay'
     project = 'tenant.a:c'
-
-    def stack_options(self):
-        return _swift()
