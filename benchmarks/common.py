@@ -81,6 +81,22 @@ def list_ms(data, queue, repeats, budget):
     return timed(repeats, budget, step)
 
 
+def pop_ms(data, queue, repeats, budget):
+    """Median ms of a limit-1 pop that has to find one ready message."""
+    def step():
+        (mid,) = data.message_controller.post(
+            queue, [{'ttl': 600, 'body': 'ready', 'delay': 0}],
+            CLIENT, PROJECT)
+        t0 = time.perf_counter()
+        got = [m['id'] for m in data.message_controller.pop(
+            queue, 1, project=PROJECT)]
+        elapsed = (time.perf_counter() - t0) * 1000
+        if got != [mid]:
+            raise AssertionError('pop returned %r, wanted %r' % (got, mid))
+        return elapsed
+    return timed(repeats, budget, step)
+
+
 def post_rate(data, queue, delay, seconds=2.0):
     msgs = [{'ttl': 3600, 'body': {'n': i}} for i in range(10)]
     if delay is not None:

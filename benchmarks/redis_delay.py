@@ -134,12 +134,12 @@ def posts(variants, trials, seconds, server):
 
 
 def claims(drivers_, sizes, repeats, budget):
-    print('\nclaim latency (limit 1) and list latency (a page of 10),'
-          ' median ms (N delayed ahead; upstream\'s list page is empty'
-          ' behind delayed messages: -)')
-    print('%10s %12s %12s %10s %12s %12s' % (
+    print('\nclaim latency (limit 1), list latency (a page of 10) and pop'
+          ' latency (limit 1), median ms (N delayed ahead; upstream\'s'
+          ' list page is empty behind delayed messages: -)')
+    print('%10s %12s %12s %10s %12s %12s %12s %12s' % (
         'N', 'claim redis', 'redis.delay', 'speed-up', 'list redis',
-        'redis.delay'))
+        'redis.delay', 'pop redis', 'redis.delay'))
     ahead = 0
     for size in sizes:
         row = {}
@@ -148,12 +148,16 @@ def claims(drivers_, sizes, repeats, budget):
             row[name] = common.claim_ms(data, 'claims', repeats, budget)
             if size == 0 or name == 'redis.delay':
                 row[name] += common.list_ms(data, 'claims', repeats, budget)
+            else:
+                row[name] += (None, None)
+            row[name] += common.pop_ms(data, 'claims', repeats, budget)
         ahead = size
         up, ours = row['redis'], row['redis.delay']
-        print('%10d %9.3f(%2d) %9.3f(%2d) %9.1fx %12s %9.3f(%2d)' % (
-            size, up[0], up[1], ours[0], ours[1], up[0] / ours[0],
-            '%9.3f(%2d)' % up[2:] if len(up) > 2 else '-', ours[2],
-            ours[3]))
+        print('%10d %9.3f(%2d) %9.3f(%2d) %9.1fx %12s %9.3f(%2d) '
+              '%9.3f(%2d) %9.3f(%2d)' % (
+                  size, up[0], up[1], ours[0], ours[1], up[0] / ours[0],
+                  '-' if up[2] is None else '%9.3f(%2d)' % up[2:4],
+                  ours[2], ours[3], up[4], up[5], ours[4], ours[5]))
         sys.stdout.flush()
 
 

@@ -13,6 +13,10 @@ from zaqar_delay.storage.redis import keys
 from zaqar_delay.storage.redis import records
 
 
+# A pop's claim: long enough that no other claim takes what it returns.
+POP_TERMS = {'ttl': 60, 'grace': 0}
+
+
 class ClaimController(upstream_claims.ClaimController):
     """Claims that take only ready messages, atomically and idempotently.
 
@@ -35,10 +39,11 @@ class ClaimController(upstream_claims.ClaimController):
     @utils.raises_conn_error
     @utils.retries_on_connection_error
     def _claim(self, queue, project, claim_id, terms, queue_meta,
-               planned_with=None):
+               planned_with=None, pop=False):
         """Run the claim script with ``terms`` (ARGV[1..8]) and the
         queue's metadata ``queue_meta``; with ``planned_with`` (that
-        metadata packed), the script checks it is the queue's."""
+        metadata packed), the script checks it is the queue's; with
+        ``pop``, it deletes what it takes (scripts/claim.lua)."""
         # Retried with the same claim id, the script returns the claim it
         # already made instead of taking more messages.
         policy = deadletter.of_queue(queue_meta)
@@ -48,13 +53,14 @@ class ClaimController(upstream_claims.ClaimController):
             args=terms + list(retry.terms(retry.of_queue(
                 queue_meta, self.driver.max_delay))) + [
                 policy.max_claims if policy else '',
-                int(planned_with is not None), planned_with or b''])
+                int(planned_with is not None), planned_with or b'',
+                int(pop)])
 
     @staticmethod
     def _terms(now, claim_id, metadata):
         """ARGV[1..6] of claim and renew (scripts/claim_terms.lua), at
         ``now`` (to the ms); expiries are whole seconds, as upstream's."""
-        claim_ttl, grace = metadata['ttl'], metadata['grace']
+        claim_ttl, grace = metadata['ttl'], metadata.get('grace', 0)
         claim_expires = int(now) + claim_ttl
         return [now, claim_id, claim_ttl, claim_expires, claim_ttl + grace,
                 claim_expires + grace]
@@ -73,6 +79,24 @@ class ClaimController(upstream_claims.ClaimController):
         """Claim as upstream: one script call when the queues are in this
         database (``queue_metadata``), else a metadata read and the
         script."""
+        return self._take(queue, metadata, project, limit)
+
+    @utils.raises_conn_error
+    def pop(self, queue, limit, project=None):
+        """The messages of a claim of ``limit`` for a minute that its
+        script deletes as it takes them (recorded as popped): the round
+        trips of a claim. One claimed more than the queue's
+        ``_max_claim_count`` goes to its dead-letter queue, as a claim's,
+        and the claim is then released."""
+        claim_id, delivered, moved = self._take(
+            queue, POP_TERMS, project, limit, pop=True)
+        if moved:
+            self.delete(queue, claim_id, project)
+        return delivered
+
+    def _take(self, queue, metadata, project, limit, pop=False):
+        """(claim id, messages) of a claim; with ``pop``, (claim id,
+        messages, whether any went to the dead-letter queue)."""
         now = self.driver.now_ms()
         claim_id = uuidutils.generate_uuid()
         terms = self._terms(now, claim_id, metadata) + [
@@ -81,30 +105,31 @@ class ClaimController(upstream_claims.ClaimController):
             planned = self._metadata.planned(
                 queue, project, lambda queue_meta, packed: self._claim(
                     queue, project, claim_id, terms, queue_meta,
-                    planned_with=packed))
+                    planned_with=packed, pop=pop))
             if planned is not None:
                 queue_meta, hashes = planned
                 return self._claimed(queue, project, claim_id, hashes,
-                                     queue_meta, now)
+                                     queue_meta, now, pop)
         queue_meta = self._queue_ctrl.get(queue, project=project)
-        hashes = self._claim(queue, project, claim_id, terms, queue_meta)
+        hashes = self._claim(queue, project, claim_id, terms, queue_meta,
+                             pop=pop)
         return self._claimed(queue, project, claim_id, hashes, queue_meta,
-                             now)
+                             now, pop)
 
-    def _claimed(self, queue, project, claim_id, hashes, queue_meta, now):
+    def _claimed(self, queue, project, claim_id, hashes, queue_meta, now,
+                 pop=False):
         """(claim id, messages) of the claim script's reply, those
-        claimed too often moved to the dead-letter queue."""
-        if not hashes:
-            return None, []
+        claimed too often moved to the dead-letter queue (with ``pop``,
+        and whether any was)."""
         claimed = [records.basic(records.of_fields(values), int(now))
                    for values in hashes]
         policy = deadletter.of_queue(queue_meta)
-        if policy:
-            claimed = self._dead_letter(queue, project, claim_id, claimed,
+        deliver = claimed
+        if policy and claimed:
+            deliver = self._dead_letter(queue, project, claim_id, claimed,
                                         policy, now)
-            if not claimed:
-                return None, []
-        return claim_id, claimed
+        found = (claim_id if deliver else None), deliver
+        return found + (len(deliver) < len(claimed),) if pop else found
 
     def _dead_letter(self, queue, project, claim_id, claimed, policy, now):
         """Move messages claimed too often; return the ones to deliver."""
@@ -136,19 +161,34 @@ class ClaimController(upstream_claims.ClaimController):
     @utils.raises_conn_error
     @utils.retries_on_connection_error
     def update(self, queue, claim_id, metadata, project=None):
-        if not self._exists(queue, claim_id, project):
+        """Renew as upstream: one script call, which checks the queue
+        where it can see its set (``queue_metadata``)."""
+        member = self._queue_member(queue, project)
+        if member is None or not uuidutils.is_uuid_like(claim_id):
             raise errors.ClaimDoesNotExist(claim_id, queue, project)
-        renewed = self._lua['renew'](
-            keys=self._keys(queue, project, claim_id),
-            args=self._terms(self.driver.now_ms(), claim_id, metadata))
-        if not renewed:
+        if not self._lua['renew'](
+                keys=self._keys(queue, project, claim_id) + [
+                    keys.queues(project)],
+                args=self._terms(self.driver.now_ms(), claim_id,
+                                 metadata) + [member]):
             raise errors.ClaimDoesNotExist(claim_id, queue, project)
 
     @utils.raises_conn_error
     @utils.retries_on_connection_error
     def delete(self, queue, claim_id, project=None):
-        if not self._exists(queue, claim_id, project):
-            return
-        self._lua['release'](
-            keys=self._keys(queue, project, claim_id) + [keys.METRICS],
-            args=[self.driver.now_ms(), claim_id])
+        """Release as upstream: one script call, which checks the queue
+        where it can see its set (``queue_metadata``)."""
+        member = self._queue_member(queue, project)
+        if member is not None and claim_id:
+            self._lua['release'](
+                keys=self._keys(queue, project, claim_id) + [
+                    keys.METRICS, keys.queues(project)],
+                args=[self.driver.now_ms(), claim_id, member])
+
+    def _queue_member(self, queue, project):
+        """The queue's member in its project's set, for a script to check
+        that the queue exists; '' when the queue controller checked it
+        here; None when it does not exist."""
+        if self._metadata is not None:
+            return keys.queue_hash(queue, project)
+        return '' if self._queue_ctrl.exists(queue, project) else None

@@ -265,23 +265,21 @@ class MessageController(steering.Steering,
             raise errors.MessageNotClaimedBy(message_id, claim)
 
     def pop(self, queue, limit, project=None):
-        return common.pop(self, queue, limit, project, self._popped)
-
-    @utils.raises_conn_error
-    @utils.retries_on_connection_error
-    def _popped(self, queue, message_ids, project, claim_id):
-        # Deletes as bulk_delete with a claim, recorded as popped.
-        if message_ids:
-            self._delete(queue, project, message_ids, 'popped', [claim_id])
+        """A claim whose script deletes what it takes
+        (``ClaimController.pop``)."""
+        return self.driver.claim_controller.pop(queue, limit, project)
 
     @utils.raises_conn_error
     @utils.retries_on_connection_error
     def bulk_delete(self, queue, message_ids, project=None, claim_ids=None):
-        if not self._queue_ctrl.exists(queue, project) or not message_ids:
+        """As upstream; checks the queue as ``delete`` does."""
+        queue_checked = self._metadata is None
+        if not message_ids or queue_checked and not self._queue_ctrl.exists(
+                queue, project):
             return
         check = 'claims' if claim_ids else 'any'
         reply = self._delete(queue, project, message_ids, check,
-                             claim_ids or [])
+                             claim_ids or [], queue_checked)
         if reply[0] == NOT_CLAIMED:
             raise errors.MessageNotClaimed(reply[1])
         if reply[0] == CLAIMED_BY_ANOTHER:

@@ -12,7 +12,7 @@ DEAD = 'claims.dead.letters'
 TERMS = {'ttl': 60, 'grace': 60}
 
 
-class ClaimMetadataTest(redis_store.DelayTestBase):
+class ClaimTestBase(redis_store.DelayTestBase):
 
     def setUp(self):
         super().setUp()
@@ -45,6 +45,9 @@ class ClaimMetadataTest(redis_store.DelayTestBase):
         self.other.queue_controller.set_metadata(QUEUE, queue_meta,
                                                  project=behaviour.PROJECT)
 
+
+class ClaimMetadataTest(ClaimTestBase):
+
     def test_a_claim_on_a_queue_seen_is_one_round_trip(self):
         mid = self.post()    # this process has now seen the metadata
         sent = self.round_trips()
@@ -62,14 +65,15 @@ class ClaimMetadataTest(redis_store.DelayTestBase):
         self.claim()
         self.assertEqual(['EVALSHA'], sent)
 
-    def test_a_pop_claims_in_one_round_trip(self):
+    def test_a_pop_is_one_round_trip(self):
         mid = self.post()
         sent = self.round_trips()
         self.assertEqual([mid], [msg['id'] for msg in self.messages.pop(
             QUEUE, 1, project=behaviour.PROJECT)])
-        # The claim, the delete; then the claim's release.
-        self.assertEqual(['EVALSHA', 'EVALSHA'], sent[:2])
+        # The claim script deletes what it takes.
+        self.assertEqual(['EVALSHA'], sent)
         self.assertEqual(0, self.redis.zcard(self.index.messages))
+        self.assertEqual(0, self.redis.zcard(self.index.claimed))
 
     def test_a_dead_letter_policy_set_elsewhere_applies_to_the_next(self):
         mid = self.post()
@@ -104,3 +108,41 @@ class ClaimMetadataTest(redis_store.DelayTestBase):
         self.assertEqual([mid.encode()], self.redis.zrange(
             self.index.ready, 0, -1))
         self.assertEqual(0, self.redis.exists(claim_id))
+
+
+class PopTest(ClaimTestBase):
+    """A pop is a claim whose script deletes what it takes."""
+
+    def pop_script(self, claim_id, limit=10):
+        return self.claims._claim(
+            QUEUE, behaviour.PROJECT, claim_id,
+            self.claims._terms(self.driver.now_ms(), claim_id, TERMS) +
+            [limit, 100], {}, pop=True)
+
+    def test_a_retried_pop_returns_what_it_popped_and_takes_no_more(self):
+        first, second = self.post(), self.post()
+        claim_id = uuidutils.generate_uuid()
+        popped = self.pop_script(claim_id, limit=1)
+        self.assertEqual([first.encode()], [values[0] for values in popped])
+        self.assertEqual(popped, self.pop_script(claim_id, limit=1))
+        self.assertEqual([second.encode()], self.redis.zrange(
+            self.index.ready, 0, -1))
+        self.assertEqual(0, self.redis.exists(first))
+        self.assertEqual([], self.redis.zrange(self.index.claimed, 0, -1))
+
+    def test_a_pop_moves_one_claimed_too_often_and_releases_its_claim(self):
+        poison, fresh = self.post(), self.post()
+        claim_id, _ = self.claim(limit=1)
+        self.claims.delete(QUEUE, claim_id, behaviour.PROJECT)
+        self.queues.set_metadata(QUEUE, {'_max_claim_count': 1,
+                                         '_dead_letter_queue': DEAD},
+                                 project=behaviour.PROJECT)
+        popped = self.messages.pop(QUEUE, 10, project=behaviour.PROJECT)
+        self.assertEqual([fresh], [msg['id'] for msg in popped])
+        dead = keys.index(DEAD, behaviour.PROJECT)
+        self.assertIsNotNone(self.redis.zscore(dead.messages, poison))
+        for index in (self.index.messages, self.index.claimed,
+                      self.index.claim_expiry, self.index.ready):
+            self.assertEqual(0, self.redis.zcard(index), index)
+        claims_set = keys.claim(QUEUE, behaviour.PROJECT, claim_id)[0]
+        self.assertEqual(0, self.redis.zcard(claims_set))

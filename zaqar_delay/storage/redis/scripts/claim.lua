@@ -17,12 +17,16 @@ ARGV[13] '1': ARGV[9..12] were planned with the metadata ARGV[14]
          (packed, '' for none); when the queue's differs, nothing
          changes. '0': no check
 ARGV[14] the packed metadata, with ARGV[13] '1'
+ARGV[15] '1': a pop: each message taken is deleted (recorded as
+         deleted, popped), but for one claimed more than ARGV[12]
+         times, which stays claimed for the dead-letter queue
 
 Returns per claimed message the values of its fields CLAIMED_FIELDS
 (see fields.lua); or {0, the queue's packed metadata} when ARGV[13]
-is '1' and ARGV[14] is not it. When the claim hash already exists the call is a retry of a
-claim that already ran: its messages are returned and nothing else
-changes. Each
+is '1' and ARGV[14] is not it. When the claim hash already exists the
+call is a retry of a claim (or pop) that already ran: its messages (a
+pop's as it returned them, kept in the hash's field 'popped') are
+returned and nothing else changes. Each
 message taken is recorded as claimed, each found expired as expired, in
 the history of messages that keep one. Each message taken that was
 delayed (due a second or more after 'cr') and is not claimed more
@@ -48,6 +52,7 @@ local initial = tonumber(ARGV[9]) or 0
 local factor = tonumber(ARGV[10]) or 1
 local longest = tonumber(ARGV[11]) or 0
 local max_claims = tonumber(ARGV[12])
+local pop = ARGV[15] == '1'
 
 -- The wait of a message claimed `count` times when this claim gives it
 -- back (hash field 'rb', read by release and by promote).
@@ -62,6 +67,10 @@ end
 
 
 if redis.call('EXISTS', claim_hash) == 1 then
+    local popped = redis.call('HGET', claim_hash, 'popped')
+    if popped then
+        return cmsgpack.unpack(popped)
+    end
     return hashes(redis.call('LRANGE', claim_list, 0, -1))
 end
 
@@ -74,6 +83,7 @@ local counted = {}
 promote(now, batch, history, counted)
 
 local taken = {}
+local popping = {}  -- id -> its history ttl: messages a pop deletes
 local scanned = 0
 while #taken < limit and scanned < batch + limit do
     local head = redis.call('ZRANGE', ready, 0, limit - #taken - 1,
@@ -97,6 +107,9 @@ while #taken < limit and scanned < batch + limit do
             backoff(mid, count)
             record(history, held[2], now, mid, 'claimed',
                    {'claim', claim_id, 'count', count})
+            if pop and (not max_claims or count <= max_claims) then
+                popping[mid] = held[2] or false
+            end
             if expires < msg_expires then
                 redis.call('HSET', mid, 't', msg_ttl, 'e', msg_expires)
                 redis.call('EXPIRE', mid, msg_ttl)
@@ -115,6 +128,28 @@ while #taken < limit and scanned < batch + limit do
     end
 end
 
+local reply = hashes(taken)
+if pop and #taken > 0 then
+    local held = {}
+    for _, mid in ipairs(taken) do
+        local kept = popping[mid]
+        if kept == nil then
+            held[#held + 1] = mid
+        else
+            record(history, kept or nil, now, mid, 'deleted',
+                   {'claim', claim_id, 'popped', 1})
+            redis.call('DEL', mid)
+            for _, set in ipairs(index_sets) do
+                redis.call('ZREM', set, mid)
+            end
+        end
+    end
+    -- Kept for a retry of this call, for as long as the claim would be.
+    redis.call('HSET', claim_hash, 'id', claim_id, 'popped',
+               cmsgpack.pack(reply))
+    redis.call('EXPIRE', claim_hash, claim_ttl)
+    taken = held
+end
 if #taken > 0 then
     redis.call('HSET', claim_hash, 'id', claim_id, 't', claim_ttl,
                'e', claim_expires, 'n', #taken,
@@ -125,4 +160,4 @@ if #taken > 0 then
     redis.call('ZADD', claims, claim_expires, claim_id)
 end
 add_counts(metrics, counted)
-return hashes(taken)
+return reply

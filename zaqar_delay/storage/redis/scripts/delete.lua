@@ -8,15 +8,15 @@ KEYS[9..]   message hash keys (message ids)
 
 ARGV[1]     now
 ARGV[2]     check: 'unclaimed' (none may be held by a live claim),
-            'claims' (each must be held by one of ARGV[4..]), 'popped'
-            (as 'claims', for a pop) or 'any'
+            'claims' (each must be held by one of ARGV[4..]) or 'any'
+            (a pop deletes in claim.lua)
 ARGV[3]     the queue's member in KEYS[8], when the script checks that
             the queue exists ('': the caller checked it)
-ARGV[4..]   claim ids, with 'claims' and 'popped'
+ARGV[4..]   claim ids, with 'claims'
 
 Ids that are not in this queue are ignored (never deleted). Each
 message deleted is recorded as deleted (with the live claim holding it,
-if any; popped 1 for a pop) in the history of messages that keep one.
+if any; popped 0) in the history of messages that keep one.
 Returns {4} when the queue does not exist (nothing is read or deleted),
 {0, deleted} or, when the check fails, nothing is deleted and
 {1, id, holder} (held by a live claim), {2, id} (not claimed) or
@@ -32,8 +32,7 @@ if ARGV[3] ~= '' and not redis.call('ZSCORE', project_queues, ARGV[3]) then
     return {NO_QUEUE}
 end
 local now = tonumber(ARGV[1])
-local popped = ARGV[2] == 'popped' and 1 or 0
-local check = popped == 1 and 'claims' or ARGV[2]
+local check = ARGV[2]
 local allowed = {}
 for i = 4, #ARGV do
     allowed[ARGV[i]] = true
@@ -68,7 +67,7 @@ for _, found in ipairs(present) do
     local keep = kept[mid]
     if keep then
         record(history, keep[1], now, mid, 'deleted',
-               {'claim', keep[2], 'popped', popped})
+               {'claim', keep[2], 'popped', 0})
     end
     redis.call('DEL', mid)
     for _, set in ipairs(index_sets) do

@@ -8,8 +8,15 @@ KEYS[8]     <claim id>                  hash: id, t, e, n
 KEYS[9]     messages.<claim id>         list of claimed message ids
 KEYS[10]    the queue's history stream (see history.lua)
 KEYS[11]    zaqar_delay.metrics   hash: the store's counters (metrics.lua)
+KEYS[12]    upstream's set of the project's queues (queues_set)
 
 ARGV[1] now (to the millisecond)     ARGV[2] claim id
+ARGV[3] the queue's member in KEYS[12], when the script checks that the
+        queue exists ('' or none: the caller checked it)
+
+Nothing changes, and 0 is returned, when the queue does not exist, the
+claim is not in KEYS[7], or it has ended (it then leaves KEYS[7]; its
+messages are given back by promotion, as of its end).
 
 A message no longer in the claimed set (promotion gave it back when its
 claim ended, ahead of this call) is not given back again.
@@ -25,6 +32,17 @@ local claims, claim_hash, claim_list = KEYS[7], KEYS[8], KEYS[9]
 local history, metrics = KEYS[10], KEYS[11]
 local now = tonumber(ARGV[1])
 local claim_id = ARGV[2]
+local member = ARGV[3] or ''
+if member ~= '' and not redis.call('ZSCORE', KEYS[12], member) then
+    return 0
+end
+local expires = tonumber(redis.call('HGET', claim_hash, 'e'))
+if not redis.call('ZSCORE', claims, claim_id) or not expires then
+    return 0
+elseif expires <= now then
+    redis.call('ZREM', claims, claim_id)
+    return 0
+end
 local released = 0
 local counted = {}
 

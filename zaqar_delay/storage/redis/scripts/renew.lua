@@ -3,17 +3,29 @@ renew: extend a live claim and every message it still holds.
 
 KEYS[1..6]  queue index keys (see index.lua)
 KEYS[7..9]  the claim's keys (see claim_terms.lua)
+KEYS[10]    (not read: the queue's history stream)
+KEYS[11]    upstream's set of the project's queues (queues_set)
 
 ARGV[1..6]  the claim's terms (see claim_terms.lua)
+ARGV[7]     the queue's member in KEYS[11], when the script checks that
+            the queue exists ('' or none: the caller checked it)
 
-Returns 1, or 0 when the claim does not exist or has expired.
+Returns 1, or 0 when the queue or the claim does not exist or the claim
+has expired (an expired claim then leaves KEYS[7]).
 Work: O(claim size * log n).
 --]]
 --- @include "index"
 --- @include "claim_terms"
 
+local member = ARGV[7] or ''
+if member ~= '' and not redis.call('ZSCORE', KEYS[11], member) then
+    return 0
+end
 local expires = tonumber(redis.call('HGET', claim_hash, 'e'))
-if not expires or expires <= now then
+if not expires then
+    return 0
+elseif expires <= now then
+    redis.call('ZREM', claims, claim_id)
     return 0
 end
 
