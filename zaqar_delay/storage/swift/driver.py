@@ -4,16 +4,22 @@ Enable it with ``[drivers] message_store = swift.delay``; it connects with
 the ``[drivers:message_store:swift]`` options, like ``swift``. In a pool,
 give the pool a ``swift.delay://user:password@/project`` URI: that URI is
 used.
+
+Every controller and service it names raises a Swift that fails as
+``errors.StoreUnavailable`` (``failures``); the probe, which pings
+Keystone, raises its ``errors``.
 """
 
 from zaqar.common import decorators
 from zaqar.conf import drivers_message_store_swift as swift_opts
 from zaqar.storage.swift import driver as upstream_driver
+from zaqar.storage.swift import subscriptions
 
 from zaqar_delay.storage import common
 from zaqar_delay.storage.swift import claims
 from zaqar_delay.storage.swift import client
 from zaqar_delay.storage.swift import export
+from zaqar_delay.storage.swift import failures
 from zaqar_delay.storage.swift import history
 from zaqar_delay.storage.swift import messages
 from zaqar_delay.storage.swift import metrics
@@ -32,20 +38,26 @@ class DataDriver(common.DelaySettings, upstream_driver.DataDriver):
     controllers, pending pushes, the schedule index, and a client that
     keeps its connections (``client.Client``)."""
 
-    message_class = messages.MessageController
-    claim_class = claims.ClaimController
-    push_class = pushes.Pushes
-    schedule_class = schedules.Schedules
-    metrics_class = metrics.Metrics
-    history_class = history.History
-    export_class = export.Export
-    migrate_class = migrate.Migrate
-    probe_class = probe.Probe
+    message_class = failures.translated(messages.MessageController)
+    claim_class = failures.translated(claims.ClaimController)
+    subscription_class = failures.translated(
+        subscriptions.SubscriptionController)
+    push_class = failures.translated(pushes.Pushes)
+    schedule_class = failures.translated(schedules.Schedules)
+    metrics_class = failures.translated(metrics.Metrics)
+    history_class = failures.translated(history.History)
+    export_class = failures.translated(export.Export)
+    migrate_class = failures.translated(migrate.Migrate)
+    probe_class = probe.Probe     # raises its own ``errors``
 
     def __init__(self, conf, cache, control_driver):
         super().__init__(conf, cache, control_driver)
         self.swift_conf = common.pool_options(conf, (NAME,), 'swift',
                                               swift_opts.GROUP_NAME)
+
+    @decorators.lazy_property(write=False)
+    def subscription_controller(self):
+        return self.subscription_class(self)
 
     @decorators.lazy_property(write=False)
     def promotion(self):
