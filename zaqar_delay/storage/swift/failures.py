@@ -34,7 +34,9 @@ def failed(exc):
 
 
 def unavailable(exc):
-    """``exc`` as ``errors.StoreUnavailable``, its text kept."""
+    """``exc`` as ``errors.StoreUnavailable``, its text kept (the URL,
+    status and reason of a ``ClientException``), raised ``from None``:
+    where it failed inside the client is no news to an operator."""
     return errors.StoreUnavailable(
         store=STORE, cause=str(exc) or type(exc).__name__)
 
@@ -45,7 +47,7 @@ def _generated(results):
     except Exception as exc:
         if not failed(exc):
             raise
-        raise unavailable(exc) from exc
+        raise unavailable(exc) from None
 
 
 def translating(func):
@@ -58,7 +60,7 @@ def translating(func):
         except Exception as exc:
             if not failed(exc):
                 raise
-            raise unavailable(exc) from exc
+            raise unavailable(exc) from None
         if inspect.isgenerator(result):
             return _generated(result)
         return result

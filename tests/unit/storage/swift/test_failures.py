@@ -71,7 +71,7 @@ class TranslatedTest(testtools.TestCase):
         self.assertIsInstance(exc, errors.DelayError)
         self.assertNotIsInstance(exc, swiftclient.ClientException)
         self.assertIn('Swift is unavailable: Object GET failed', str(exc))
-        self.assertIsInstance(exc.__cause__, swiftclient.ClientException)
+        self.assertTrue(exc.__suppress_context__)
 
     def test_an_answer_leaves_as_it_was(self):
         self.assertRaises(swiftclient.ClientException,
