@@ -1,24 +1,29 @@
 """A Swift that fails, as ``swift.delay``'s callers see it: Zaqar's
 ``ConnectionError`` (``errors.StoreUnavailable``) from every entry
-point, one line from ``zaqar-delay-manage``.
+point, one line from ``zaqar-delay-manage``, a 503 from zaqar-server.
 
-The client tries each request once (``client.RETRIES``), so a failure
-is raised at once. Swift answers 503 (its answer patched in: a proxy
-whose servers are killed error-limits them for a minute after they are
-back, which would fail the next tests); a closed port refuses the
-connection.
+In this process the client tries each request once
+(``client.RETRIES``), so a failure is raised at once. Swift answers 503
+(its answer patched in: a proxy whose servers are killed error-limits
+them for a minute after they are back, which would fail the next
+tests); a closed port refuses the connection; for the zaqar-server,
+Swift's proxy is killed and started again.
 """
 
 import io
 import socket
+import uuid
 
 import fixtures
+import requests
+import testtools
 from zaqar.storage import errors as storage_errors
 
 from tests.common import behaviour
 from tests.fixtures import openstack
 from tests.fixtures import services
 from tests.fixtures import swift_store
+from tests.fixtures import zaqar_server
 from zaqar_delay.cmd import manage
 from zaqar_delay import errors
 
@@ -158,3 +163,28 @@ class ManageTest(swift_store.DelayTestBase):
             'zaqar-delay-manage: cannot reach the store: Swift is '
             'unavailable: Container GET failed: '), line)
         self.assertTrue(line.endswith('503 Service Unavailable'), line)
+
+
+class ServerTest(testtools.TestCase):
+    """A zaqar-server on ``wsgi.delay`` whose Swift proxy is killed
+    (the server's client tries for 31 s)."""
+
+    def test_a_post_answers_503_saying_it_may_be_stored(self):
+        swift = services.keystone_swift()
+        stack = zaqar_server.ZaqarServer(
+            message_store='swift.delay', swift=swift.swift_store(),
+            wsgi_delay=True).start()
+        self.addCleanup(stack.cleanup)
+        url = stack.url + '/v2/queues/q-' + uuid.uuid4().hex[:8]
+        headers = {'Client-ID': str(uuid.uuid4()), 'X-Project-ID': 'p1'}
+        self.assertEqual(201, requests.put(url, headers=headers,
+                                           json={}).status_code)
+        argv = swift.kill_server('proxy')
+        self.addCleanup(swift.start_server, 'proxy', argv)
+        reply = requests.post(url + '/messages', headers=headers, json={
+            'messages': [{'body': 1, 'ttl': 300}]}, timeout=300)
+        self.assertEqual(503, reply.status_code)
+        self.assertIn('may have been stored', reply.json()['description'])
+        with open(stack.log_path) as log:
+            self.assertIn('StoreUnavailable: Swift is unavailable: '
+                          '[Errno 111] Connection refused', log.read())
