@@ -3,8 +3,9 @@
 
 A failure is what ``client.Client`` raises once its retries are spent:
 a connection error or timeout (``OSError``, ``http.client``'s errors),
-a ``swiftclient.ClientException`` with no status, a 5xx, or a refused
-token (401, 403, 408, 429), and any Keystone error. The answers the
+a ``swiftclient.ClientException`` with no status, a 5xx, a refused
+token (401, 403), a timeout or throttling answer (408, 429), and any
+Keystone error. The answers the
 driver reads (400, 404, 409, 412, ``responses``) stay
 ``ClientException`` inside it. ``translated`` is applied to each class
 the driver hands out (doc/source/swift.rst, "When Swift fails").
