@@ -51,6 +51,15 @@ class DedupUndecided(DelayError, storage_errors.ExceptionBase):
                   'in {seconds} s: message not stored, post it again')
 
 
+class StoreUnavailable(DelayError, storage_errors.ConnectionError):
+    """Raised when a store did not answer, or answered with a failure,
+    after its client's retries; what the operation wrote before is
+    kept. Zaqar's ``ConnectionError``: both transports answer a 503,
+    the commands print one line (``cmd.failure``)."""
+
+    msg_format = '{store} is unavailable: {cause}'
+
+
 class UpstreamChanged(DelayError, ImportError):
     """Raised when the installed Zaqar lacks a name zaqar-delay uses."""
 

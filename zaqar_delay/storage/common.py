@@ -20,6 +20,11 @@ from zaqar_delay.storage import base
 Counts = collections.namedtuple('Counts', 'ready waiting claimed gone')
 
 
+# The classes of a driver that ``translate`` applies to.
+TRANSLATED = ('message_class', 'claim_class', 'subscription_class') + tuple(
+    attr for attr, *_ in base.SERVICES if attr != 'probe_class')
+
+
 class DelaySettings:
     """Mixed into each delay data driver, before upstream's driver.
 
@@ -39,10 +44,12 @@ class DelaySettings:
     metrics_class = history_class = export_class = migrate_class = None
     probe_class = None
 
-    def __init_subclass__(cls, backend=None, **kwargs):
+    def __init_subclass__(cls, backend=None, translate=None, **kwargs):
         """``backend``: the package whose modules give the driver's
         services (``base.SERVICES``); TypeError if one breaks its
-        contract."""
+        contract. ``translate``: a class decorator raising the store's
+        failures as Zaqar's errors, applied to each class the driver
+        names but the probe (whose contract raises its own)."""
         super().__init_subclass__(**kwargs)
         for attr, module, name, contract in base.SERVICES if backend else ():
             found = getattr(importlib.import_module(
@@ -51,6 +58,9 @@ class DelaySettings:
                 raise TypeError('%s.%s.%s is no %s' % (
                     backend, module, name, contract.__name__))
             setattr(cls, attr, found)
+        for attr in TRANSLATED if translate else ():
+            if getattr(cls, attr, None) is not None:
+                setattr(cls, attr, translate(getattr(cls, attr)))
 
     def __init__(self, conf, cache, control_driver):
         opts.register_opts(conf)

@@ -1,7 +1,8 @@
 """Queue stage of ``swift.delay``: stats from the index, clean deletes.
 
 Zaqar loads it from the ``zaqar_delay.storage.swift.driver.queue.stages``
-entry point, named after the driver's module.
+entry point, named after the driver's module, and not through the
+driver: it translates Swift's failures itself (``failures``).
 """
 
 from zaqar.storage import errors
@@ -9,11 +10,13 @@ from zaqar.storage.swift import messages as upstream_messages
 
 from zaqar_delay import delay
 from zaqar_delay import schedules
+from zaqar_delay.storage.swift import failures
 from zaqar_delay.storage.swift import index as idx
 from zaqar_delay.storage.swift import responses
 from zaqar_delay.storage.swift import upstream
 
 
+@failures.translated
 class MessageQueueHandler(upstream_messages.MessageQueueHandler):
     """Upstream's queue handler; stats count the index containers.
 

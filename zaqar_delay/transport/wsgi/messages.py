@@ -42,7 +42,9 @@ MAYBE_STORED = ('The messages could not be acknowledged, but they may '
 def _answered(failed):
     """Turn what a store's ``reschedule`` or ``move`` raises into the
     HTTP error: refused or invalid 400, claimed 409, not found 404;
-    anything else is logged and answered 503 ``failed``."""
+    a store that does not answer (Zaqar's ``ConnectionError``) is
+    logged in one line, anything else with its traceback, and both are
+    answered 503 ``failed``."""
     try:
         yield
     except (validation.ValidationFailed, errors.Refused) as exc:
@@ -52,6 +54,9 @@ def _answered(failed):
                                   description=str(exc))
     except storage_errors.DoesNotExist as exc:
         raise wsgi_errors.HTTPNotFound(str(exc))
+    except storage_errors.ConnectionError as exc:
+        LOG.error('%s %s', failed, exc)
+        raise wsgi_errors.HTTPServiceUnavailable(failed) from None
     except Exception:
         LOG.exception(failed)
         raise wsgi_errors.HTTPServiceUnavailable(failed)

@@ -72,7 +72,7 @@ class SwiftDedupFaultTest(behaviour.Helpers, swift_store.DelayTestBase):
 
     def test_a_retry_of_a_post_cut_after_its_value_is_claimable_once(self):
         fault = self.cut_after_the_value(idx.READY)
-        self.assertRaises(swiftclient.ClientException, self.send, 'a')
+        self.assertRaises(errors.StoreUnavailable, self.send, 'a')
         self.assertEqual(1, fault.calls)
         (mid,) = self.send('a')         # the client's retry
         self.assertEqual([mid], self.send('a'))
@@ -82,7 +82,7 @@ class SwiftDedupFaultTest(behaviour.Helpers, swift_store.DelayTestBase):
 
     def test_a_retry_of_a_delayed_post_cut_short_comes_due_once(self):
         fault = self.cut_after_the_value(idx.DUE)
-        self.assertRaises(swiftclient.ClientException, self.send, 'a',
+        self.assertRaises(errors.StoreUnavailable, self.send, 'a',
                           delay=30)
         self.assertEqual(1, fault.calls)
         (mid,) = self.send('a', delay=30)
@@ -93,7 +93,7 @@ class SwiftDedupFaultTest(behaviour.Helpers, swift_store.DelayTestBase):
 
     def test_a_retry_in_the_second_its_answer_is_due_waits_for_its_ms(self):
         self.cut_after_the_value(idx.DUE)
-        self.assertRaises(swiftclient.ClientException, self.send, 'a',
+        self.assertRaises(errors.StoreUnavailable, self.send, 'a',
                           delay=1)                  # due at +1.5 s
         timeutils.advance_time_delta(datetime.timedelta(milliseconds=750))
         (mid,) = self.send('a', delay=1)

@@ -30,7 +30,7 @@ class SwiftFaultTest(behaviour.Helpers, swift_store.DelayTestBase):
                      swiftclient.ClientException('lost', http_status=503),
                      only=lambda index, kind, *a, **k:
                      kind == idx.CLAIM_EXPIRY)
-        self.assertRaises(swiftclient.ClientException, self.claims.update,
+        self.assertRaises(errors.ConnectionError, self.claims.update,
                           self.queue, claim_id, {'ttl': 100, 'grace': 0},
                           project=PROJECT)
         timeutils.advance_time_seconds(21)      # the old end has passed
@@ -53,7 +53,7 @@ class SwiftFaultTest(behaviour.Helpers, swift_store.DelayTestBase):
         faults.Fault(self, idx.Index, 'put',
                      swiftclient.ClientException('lost', http_status=503),
                      only=lambda index, kind, *a, **k: kind == idx.DUE)
-        self.assertRaises(swiftclient.ClientException, self.post, 60)
+        self.assertRaises(errors.ConnectionError, self.post, 60)
         timeutils.advance_time_seconds(3600)
         counts = self.stats_of(self.queue, PROJECT)
         self.assertEqual(0, counts['delayed'])

@@ -61,7 +61,7 @@ class SwiftHistoryEventsTest(behaviour.Helpers, swift_store.DelayTestBase):
                      swiftclient.ClientException('lost', http_status=503),
                      only=lambda container, *a, **k:
                      container.startswith('zaqar_message:'))
-        self.assertRaises(swiftclient.ClientException, self.messages.delete,
+        self.assertRaises(errors.ConnectionError, self.messages.delete,
                           self.queue, mid, PROJECT, claim=claim_id)
         self.assertEqual(['posted', 'claimed'], self.kinds())
 
@@ -72,7 +72,7 @@ class SwiftHistoryEventsTest(behaviour.Helpers, swift_store.DelayTestBase):
                      swiftclient.ClientException('lost', http_status=503),
                      only=lambda client, container, *a, **k:
                      container.startswith('zaqar_delay_history:'))
-        self.assertRaises(swiftclient.ClientException, self.messages.delete,
+        self.assertRaises(errors.ConnectionError, self.messages.delete,
                           self.queue, mid, PROJECT, claim=claim_id)
         # The message is gone, its deleted event lost: the one event a
         # crash can add, documented.
