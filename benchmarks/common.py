@@ -39,12 +39,17 @@ def timed(repeats, budget, step):
     return statistics.median(times), len(times)
 
 
+def post_ready(data, queue):
+    """The id of one message posted ready (``delay`` 0)."""
+    (mid,) = data.message_controller.post(
+        queue, [{'ttl': 600, 'body': 'ready', 'delay': 0}], CLIENT, PROJECT)
+    return mid
+
+
 def claim_ms(data, queue, repeats, budget):
     """Median ms of a limit-1 claim that has to find one ready message."""
     def step():
-        (mid,) = data.message_controller.post(
-            queue, [{'ttl': 600, 'body': 'ready', 'delay': 0}],
-            CLIENT, PROJECT)
+        mid = post_ready(data, queue)
         return one_claim_ms(data, queue, mid)
     return timed(repeats, budget, step)
 
@@ -66,9 +71,7 @@ def one_claim_ms(data, queue, mid):
 def list_ms(data, queue, repeats, budget):
     """Median ms of a default list page (limit 10) finding one message."""
     def step():
-        (mid,) = data.message_controller.post(
-            queue, [{'ttl': 600, 'body': 'ready', 'delay': 0}],
-            CLIENT, PROJECT)
+        mid = post_ready(data, queue)
         t0 = time.perf_counter()
         pages = data.message_controller.list(
             queue, PROJECT, limit=10, echo=True, include_delayed=False)
@@ -84,9 +87,7 @@ def list_ms(data, queue, repeats, budget):
 def pop_ms(data, queue, repeats, budget):
     """Median ms of a limit-1 pop that has to find one ready message."""
     def step():
-        (mid,) = data.message_controller.post(
-            queue, [{'ttl': 600, 'body': 'ready', 'delay': 0}],
-            CLIENT, PROJECT)
+        mid = post_ready(data, queue)
         t0 = time.perf_counter()
         got = [m['id'] for m in data.message_controller.pop(
             queue, 1, project=PROJECT)]
