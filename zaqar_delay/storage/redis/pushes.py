@@ -58,10 +58,12 @@ class Pushes(base.PushStore):
     def delivered(self, records):
         """Record, for each ``(push, subscribers)``, the subscribers
         that answered 2xx for a push not done yet: one request."""
-        if records:
-            self.driver.connection.hset(keys.PUSHES_DELIVERED, mapping={
-                push.handle: pending.join_subscribers(subscribers)
-                for push, subscribers in records})
+        args = []
+        for push, subscribers in records:
+            args += [push.handle, pending.join_subscribers(subscribers)]
+        if args:
+            self.driver.scripts['push_delivered'](
+                keys=[keys.PUSHES_DELIVERED], args=args)
 
     @utils.raises_conn_error
     @utils.retries_on_connection_error
@@ -147,18 +149,10 @@ class Pushes(base.PushStore):
     def fail(self, record, retention):
         """Keep a failed push's record; drop those older than
         ``retention`` seconds (at most 100 a call)."""
-        client = self.driver.connection
-        old = client.zrangebyscore(keys.FAILED_PUSHES_AT, '-inf',
-                                   record['at'] - retention,
-                                   start=0, num=100)
-        with client.pipeline() as pipe:
-            if old:
-                pipe.hdel(keys.FAILED_PUSHES, *old)
-                pipe.zrem(keys.FAILED_PUSHES_AT, *old)
-            pipe.hset(keys.FAILED_PUSHES, record['key'],
-                      jsonutils.dumps(record))
-            pipe.zadd(keys.FAILED_PUSHES_AT, {record['key']: record['at']})
-            pipe.execute()
+        self.driver.scripts['push_failed'](
+            keys=[keys.FAILED_PUSHES, keys.FAILED_PUSHES_AT],
+            args=[record['key'], jsonutils.dumps(record), record['at'],
+                  record['at'] - retention])
 
     @utils.raises_conn_error
     @utils.retries_on_connection_error
@@ -177,7 +171,6 @@ class Pushes(base.PushStore):
         """Delete failed-push records (as ``failed`` gave them)."""
         record_keys = [record['key'] for record in records]
         if record_keys:
-            with self.driver.connection.pipeline() as pipe:
-                pipe.hdel(keys.FAILED_PUSHES, *record_keys)
-                pipe.zrem(keys.FAILED_PUSHES_AT, *record_keys)
-                pipe.execute()
+            self.driver.scripts['push_forget'](
+                keys=[keys.FAILED_PUSHES, keys.FAILED_PUSHES_AT],
+                args=record_keys)

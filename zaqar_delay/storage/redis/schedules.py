@@ -46,12 +46,10 @@ class Schedules(base.ScheduleStore):
     @utils.retries_on_connection_error
     def touch(self, queue, project, at, defined):
         """Look at the queue's schedules at ``at``; they were set at
-        ``defined``. One transaction."""
-        with self.driver.connection.pipeline() as pipe:
-            pipe.zadd(keys.SCHEDULES, {member(queue, project): at})
-            pipe.hset(keys.schedule_afters(queue, project), ticks.DEFINED,
-                      int(defined))
-            pipe.execute()
+        ``defined``: one script call."""
+        self.driver.scripts['schedule_touch'](
+            keys=[keys.SCHEDULES, keys.schedule_afters(queue, project)],
+            args=[member(queue, project), at, ticks.DEFINED, int(defined)])
 
     @utils.raises_conn_error
     @utils.retries_on_connection_error
@@ -98,24 +96,22 @@ class Schedules(base.ScheduleStore):
     def advance_all(self, records):
         """``_advance`` of each (queue, project, afters, next look, held):
         one round trip of one script call each."""
-        with self.driver.connection.pipeline(transaction=False) as pipe:
-            for record in records:
-                self._advance_one(pipe, *record)
-            return [bool(found) for found in pipe.execute()]
+        return [bool(found) for found in self.driver.scripts.batch(
+            'schedule_advance', [self._advance_one(*record)
+                                 for record in records])]
 
-    def _advance_one(self, pipe, queue, project, afters, next_look, held):
-        """Move each schedule's after forward to ``afters`` (never back;
-        others are forgotten); look again at ``next_look`` (None: forget
-        the queue) if the queue is still held until ``held`` (the lease
-        end it was taken with). ``schedule_advance.lua``, queued on
-        ``pipe``: it answers 1 if the next look was written."""
+    @staticmethod
+    def _advance_one(queue, project, afters, next_look, held):
+        """(keys, args) of ``schedule_advance.lua``: move each schedule's
+        after forward to ``afters`` (never back; others are forgotten);
+        look again at ``next_look`` (None: forget the queue) if the queue
+        is still held until ``held`` (the lease end it was taken with);
+        it answers 1 if the next look was written."""
         args = [member(queue, project), held,
                 '' if next_look is None else next_look]
         for name, after in sorted(afters.items()):
             args += [name, after]
-        self.driver.scripts['schedule_advance'](
-            keys=[keys.SCHEDULES, keys.schedule_afters(queue, project)],
-            args=args, client=pipe)
+        return [keys.SCHEDULES, keys.schedule_afters(queue, project)], args
 
     @utils.raises_conn_error
     @utils.retries_on_connection_error

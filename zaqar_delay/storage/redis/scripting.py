@@ -117,7 +117,9 @@ class Scripts:
     QUEUE = ('post', 'claim', 'renew', 'release', 'delete', 'list',
              'reindex', 'dead_letter', 'reschedule', 'move', 'first',
              'drop_index')
-    STORE = ('push_take', 'push_done', 'schedule_take', 'schedule_advance')
+    STORE = ('push_take', 'push_done', 'push_delivered', 'push_failed',
+             'push_forget', 'schedule_take', 'schedule_advance',
+             'schedule_touch')
     NAMES = QUEUE + STORE
     # What a lost write of these costs, at a failover: a list's only
     # writes are promotions, which the next claim or list makes again.
@@ -128,8 +130,10 @@ class Scripts:
 
     def __init__(self, client, replication=NO_WAIT):
         self.client = client
-        self._scripts = {name: client.register_script(source(name))
-                         for name in self.NAMES}
+        self.replication = replication
+        self._plain = {name: client.register_script(source(name))
+                       for name in self.NAMES}
+        self._scripts = dict(self._plain)
         if replication.replicas:
             for name in (set(self.NAMES) - set(self.READS) -
                          set(self.IN_TRANSACTION)):
@@ -138,3 +142,21 @@ class Scripts:
 
     def __getitem__(self, name):
         return self._scripts[name]
+
+    def batch(self, name, calls):
+        """The replies of script ``name`` run once per (keys, args) of
+        ``calls``, in one round trip (a pipeline, not a transaction),
+        with WAIT behind them as for one script (``Replicated``)."""
+        wanted, timeout_ms = self.replication
+        with self.client.pipeline(transaction=False) as pipe:
+            for script_keys, args in calls:
+                self._plain[name](keys=script_keys, args=args, client=pipe)
+            if wanted:
+                pipe.wait(wanted, timeout_ms)
+            replies = pipe.execute()
+        if wanted:
+            acked = replies.pop()
+            if acked < wanted:
+                raise errors.NotReplicated(acked=acked, wanted=wanted,
+                                           timeout_ms=timeout_ms)
+        return replies

@@ -18,6 +18,7 @@ from tests.fixtures import redis_sentinel
 from tests.fixtures import redis_store
 from zaqar_delay.cmd import manage
 from zaqar_delay import errors
+from zaqar_delay import pending
 from zaqar_delay import opts
 
 PROJECT = 'p.sentinel'
@@ -199,3 +200,28 @@ class WaitReplicasTest(SentinelTest):
         replica.start()
         self.group.wait_replica_of(replica, primary)
         self.assertEqual(1, len(self.post()))
+
+    def test_no_write_of_pushes_or_schedules_without_the_replica(self):
+        replica = next(s for s in self.group.servers
+                       if s.port != self.group.primary_port())
+        pushes = self.driver.push_store
+        schedules = self.driver.schedule_store
+        push = pending.Push(PROJECT, QUEUE, 'm1', 'm1/%s/%s' % (
+            QUEUE, PROJECT))
+        record = {'key': 'k1', 'at': 100}
+        writes = (
+            lambda: pushes.delivered([(push, ['http://a'])]),
+            lambda: pushes.fail(record, 3600),
+            lambda: pushes.forget_failed([record]),
+            lambda: schedules.touch(QUEUE, PROJECT, 200, 100),
+            lambda: schedules.advance_all([(QUEUE, PROJECT, {'s': 150},
+                                            300, 200)]))
+        for write in writes:    # acknowledged with the replica
+            write()
+        replica.kill()
+        primary = self.group.primary()
+        redis_sentinel.poll(
+            lambda: primary.client.info('replication')[
+                'connected_slaves'] == 0, 'the replica gone', 30)
+        for write in writes:
+            self.assertRaises(errors.NotReplicated, write)

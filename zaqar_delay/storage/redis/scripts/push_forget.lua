@@ -1,0 +1,13 @@
+--[[
+push_forget: delete failed-push records.
+
+KEYS[1]    zaqar_delay.pushes.failed     hash record key -> record
+KEYS[2]    zaqar_delay.pushes.failed_at  zset when -> record key
+ARGV[1..]  the records' keys
+
+Returns nothing. Work: O(log n) per record.
+--]]
+for _, key in ipairs(ARGV) do
+    redis.call('HDEL', KEYS[1], key)
+    redis.call('ZREM', KEYS[2], key)
+end
