@@ -6,13 +6,16 @@ give the pool the URI ``redis.delay://host:port?...``: that URI is used.
 A Sentinel URI (``redis://s1:26379,s2:26379?master=NAME``) works in both
 places. ``[drivers:message_store:redis.delay] wait_replicas`` (or a
 pool option of that name) makes every acknowledged write a replicated
-one (doc/source/high_availability.rst).
+one (doc/source/high_availability.rst). Its controllers take project
+ids through ``projects.scoped`` (doc/source/redis.rst, "Project ids in
+keys").
 """
 
 from zaqar.common import decorators
 from zaqar.common import errors as zaqar_errors
 from zaqar.conf import drivers_message_store_redis as redis_opts
 from zaqar.storage.redis import driver as upstream_driver
+from zaqar.storage.redis import subscriptions
 
 from zaqar_delay import opts
 from zaqar_delay.storage import common
@@ -24,6 +27,7 @@ from zaqar_delay.storage.redis import metadata
 from zaqar_delay.storage.redis import metrics
 from zaqar_delay.storage.redis import migrate
 from zaqar_delay.storage.redis import probe
+from zaqar_delay.storage.redis import projects
 from zaqar_delay.storage.redis import pushes
 from zaqar_delay.storage.redis import schedules
 from zaqar_delay.storage.redis import scripting
@@ -58,12 +62,15 @@ def replication(conf, connection):
     return wanted
 
 
+_SUBSCRIPTIONS = projects.scoped(subscriptions.SubscriptionController)
+
+
 class DataDriver(common.DelaySettings, upstream_driver.DataDriver):
     """Upstream's redis DataDriver with the delay message and claim
     controllers."""
 
-    message_class = messages.MessageController
-    claim_class = claims.ClaimController
+    message_class = projects.scoped(messages.MessageController)
+    claim_class = projects.scoped(claims.ClaimController)
     push_class = pushes.Pushes
     schedule_class = schedules.Schedules
     metrics_class = metrics.Metrics
@@ -94,6 +101,14 @@ class DataDriver(common.DelaySettings, upstream_driver.DataDriver):
         """The redis server's time (``[delay] redis_server_clock``)."""
         seconds, micros = self.connection.time()
         return seconds + micros / 1e6
+
+    @decorators.lazy_property(write=False)
+    def queue_controller(self):
+        return projects.queue_controller(self.control_driver)
+
+    @decorators.lazy_property(write=False)
+    def subscription_controller(self):
+        return _SUBSCRIPTIONS(self)
 
     @decorators.lazy_property(write=False)
     def queue_metadata(self):

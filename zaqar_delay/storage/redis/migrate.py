@@ -12,6 +12,11 @@ sets (``keys.UNCHUNKED``) are dropped.
 read the store, since the upstream records are always kept; the index
 sets are then dropped to free their memory (UNLINK, freed in the
 background). Run it after every zaqar-server uses ``redis``.
+
+Both ways, the keys of projects whose ids hold ``.`` or ``%`` are first
+renamed to the names of the driver switched to (``renames``): run it
+then while no zaqar-server writes (doc/source/redis.rst, "Project ids
+in keys").
 """
 
 from oslo_utils import encodeutils
@@ -22,6 +27,7 @@ from zaqar_delay import delay
 from zaqar_delay.storage import base
 from zaqar_delay.storage import common
 from zaqar_delay.storage.redis import keys
+from zaqar_delay.storage.redis import renames
 from zaqar_delay.storage.redis import scripting
 from zaqar_delay.storage.redis import upstream
 
@@ -61,10 +67,15 @@ def drop_index(client, scope, dry_run=False):
     return entries
 
 
+def _shown(scope):
+    """``<project>.<queue>``, the project id as given."""
+    project, queue = keys.split_scope(scope)
+    return '%s.%s' % (project or '', queue)
+
+
 class Migrate(base.Migrate):
     """The queues of a redis store, by ``<project>.<queue>`` scope
-    (upstream's key prefix: with dots in both, the split is not
-    known)."""
+    (upstream's key prefix), shown with the project id as given."""
 
     upstream = 'redis'
 
@@ -79,7 +90,16 @@ class Migrate(base.Migrate):
         return cls(upstream.client(common.plain_uri(uri, 'redis')))
 
     def places(self):
-        return [(scope, scope) for scope in keys.scopes(self.client)]
+        return [(_shown(scope), scope) for scope in keys.scopes(self.client)]
+
+    def rename(self, to_upstream, dry_run=False):
+        for moved in renames.move(self.client, not to_upstream, dry_run):
+            if moved.shared:
+                yield ('project %r queue %r: left as is, its keys are those '
+                       'of project %r queue %r too' % (
+                           (moved.project, moved.queue) + moved.shared))
+            else:
+                yield 'project %r queue %r: %d keys renamed' % moved[:3]
 
     def reindex(self, place, batch=1000, dry_run=False):
         return reindex(self.scripts, place, batch, dry_run)
