@@ -22,8 +22,8 @@ class ProjectPairs:
         # ``b.queues_set`` on upstream's redis.
         self.set_pair = ((a + '.b', 'c'), (a, 'b.queues_set'))
 
-    def create(self, project, queue):
-        self.queues.create(queue, metadata={'owner': project},
+    def create(self, project, queue, **metadata):
+        self.queues.create(queue, metadata=dict(metadata, owner=project),
                            project=project)
 
     def post(self, project, queue, *bodies):
@@ -91,3 +91,18 @@ class ProjectPairs:
 
     def test_a_queue_named_as_a_queue_set_is_apart_too(self):
         self.check_apart(self.set_pair[::-1])
+
+    def test_metrics_and_history_name_each_project(self):
+        for project, queue in self.pair:
+            self.create(project, queue, _history_ttl=3600)
+        self.post(*self.pair[0], 'one')
+        self.post(*self.pair[1], 'two', 'three')
+        reader = self.driver.metrics_class(self.driver)
+        named = [(p, q) for p, q in reader.queues(self.control, {})
+                 if p in dict(self.pair)]
+        self.assertEqual(sorted(self.pair), sorted(named))
+        found = reader.read(list(self.pair), self.driver.now())
+        self.assertEqual([1, 2], [found[pair].ready for pair in self.pair])
+        kept = self.driver.history_class(self.driver)
+        self.assertEqual([1, 2], [len(kept.events(q, p))
+                                  for p, q in self.pair])
