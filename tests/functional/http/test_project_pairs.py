@@ -74,3 +74,12 @@ class ProjectPairsTest(zaqar_server.ServerTestCase):
         self.assertEqual('a.b', mine.metadata(force_reload=True)['owner'])
         self.assertEqual(['one', 'two'], sorted(
             m.body for m in mine.claim(ttl=60, grace=60)))
+
+    def test_an_error_names_the_project_as_given(self):
+        self.client('a.b').queue('c', force_create=True)
+        reply = requests.get(
+            self.stack.url + '/v2/queues/c/messages/' + str(uuid.uuid4()),
+            headers={'Client-ID': str(uuid.uuid4()),
+                     'X-Project-ID': 'a.b'}, timeout=30)
+        self.assertEqual(404, reply.status_code)
+        self.assertIn('project a.b', reply.text)

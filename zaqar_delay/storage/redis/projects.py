@@ -15,20 +15,33 @@ import functools
 import inspect
 import types
 
+from zaqar.storage import errors
+
 from zaqar_delay.storage.redis import keys
 
 
 def _scoping(method, at):
     """``method``, given ``project`` (its ``at``-th argument, self being
-    the 0th) through ``keys.scoped_project``."""
+    the 0th) through ``keys.scoped_project``; a storage error it raises
+    names the project as given."""
     @functools.wraps(method)
     def scoping(*args, **kwargs):
+        project = None
         if 'project' in kwargs:
-            kwargs['project'] = keys.scoped_project(kwargs['project'])
+            project = kwargs['project'] = keys.scoped_project(
+                kwargs['project'])
         elif len(args) > at:
             args = list(args)
-            args[at] = keys.scoped_project(args[at])
-        return method(*args, **kwargs)
+            project = args[at] = keys.scoped_project(args[at])
+        try:
+            return method(*args, **kwargs)
+        except errors.ExceptionBase as found:
+            if project and project != project.raw:
+                found.args = tuple(
+                    arg.replace('project ' + project, 'project ' +
+                                project.raw) if isinstance(arg, str)
+                    else arg for arg in found.args)
+            raise
     return scoping
 
 

@@ -5,6 +5,7 @@ import inspect
 import types
 
 import testtools
+from zaqar.storage import errors
 from zaqar.storage.redis import queues as upstream_queues
 
 from zaqar_delay.storage.redis import control
@@ -74,6 +75,17 @@ class ScopedTest(testtools.TestCase):
         scoped.get('q')
         self.assertEqual(['a%2Eb', 'a%2Eb', None], seen)
         self.assertIsInstance(seen[0], keys.Project)
+
+    def test_an_error_names_the_project_as_given(self):
+        class Controller:
+            def get(self, queue, project=None):
+                raise errors.QueueDoesNotExist(queue, project)
+
+        scoped = projects.scoped(Controller)()
+        found = self.assertRaises(errors.QueueDoesNotExist, scoped.get,
+                                  'q', 'a.b')
+        self.assertEqual('Queue q does not exist for project a.b',
+                         str(found))
 
     def test_unscoped_gives_the_project_back(self):
         seen = []
