@@ -51,12 +51,17 @@ def _new_project(project, to_scoped):
 
 
 def _queue_sets(client):
-    """(project, key) of every project's queue set."""
+    """[(project, key)] of every project's queue set (SCAN, then TYPE:
+    SCAN's TYPE filter needs redis 6)."""
     suffix = '.' + keys.QUEUES
-    for key in client.scan_iter(match='*' + suffix, count=1000,
-                                _type='zset'):
-        key = _text(key)
-        yield key[:-len(suffix)], key
+    found = [_text(key)
+             for key in client.scan_iter(match='*' + suffix, count=1000)]
+    with client.pipeline(transaction=False) as pipe:
+        for key in found:
+            pipe.type(key)
+        types = pipe.execute() if found else []
+    return [(key[:-len(suffix)], key) for key, kind in zip(found, types)
+            if _text(kind) == 'zset']
 
 
 def _sharer(client, raw_project, queue):
@@ -127,7 +132,7 @@ def move(client, to_scoped, dry_run=False):
     """Move every queue of each project whose name changes (to
     ``redis.delay``'s names when ``to_scoped``, else to upstream's);
     yield a ``Moved`` per queue."""
-    for project, key in list(_queue_sets(client)):
+    for project, key in _queue_sets(client):
         new_project = _new_project(project, to_scoped)
         if new_project is None:
             continue
