@@ -4,15 +4,17 @@ upstream's names (the project id as given) and ``redis.delay``'s
 
 A project is found by its queue set ``<project>.queues_set`` (a sorted
 set; a hash of that name is a queue's record), whose members
-``<project>.<queue>`` name its queues. For each queue: its record, the
-keys ``<project>.<queue>.<suffix>`` of ``SUFFIXES``, its waiting chunks
-and its history stream are renamed, and its members in the queue set
-and upstream's ``msgset_index`` replaced; a queue set left empty is
-gone, so a run that stops half-way is finished by the next. A queue
-whose old names another project's queue shares (``a.b``/``c`` and
-``a``/``b.c`` on upstream's names) is reported and left. Dedup keys
-are left to expire. Run while no zaqar-server writes (doc/source/
-redis.rst, "Project ids in keys").
+``<project>.<queue>`` name its queues, under either name. Two groups of
+keys move apart: a queue's data (the keys ``<project>.<queue>.<suffix>``
+of ``SUFFIXES``, its waiting chunks, its history stream, its member of
+upstream's ``msgset_index``) takes the names of the message store
+switched to; its record and its member of the queue set, those of the
+management store (``redis.delay``'s unless it is upstream's ``redis``).
+A queue set left empty is gone, so a run that stops half-way is
+finished by the next. A queue whose upstream names another project's
+queue shares (``a.b``/``c`` and ``a``/``b.c``) is reported and left.
+Dedup keys are left to expire. Run while no zaqar-server writes
+(doc/source/redis.rst, "Project ids in keys").
 """
 
 import collections
@@ -41,13 +43,11 @@ def _text(value):
     return encodeutils.safe_decode(value)
 
 
-def _new_project(project, to_scoped):
-    """The project's name after the move, or None when it stays."""
-    scoped = _SCOPED.fullmatch(project) is not None
-    if to_scoped:
-        return None if scoped else keys.scoped_project(project)
-    raw = keys.unscoped_project(project) if scoped else project
-    return None if raw == project else raw
+def _names(project):
+    """(raw, scoped) names of a project named either way in a key."""
+    if _SCOPED.fullmatch(project) is not None:
+        return keys.unscoped_project(project), project
+    return project, str(keys.scoped_project(project))
 
 
 def _queue_sets(client):
@@ -78,10 +78,10 @@ def _sharer(client, raw_project, queue):
 
 
 def _pairs(client, old, new):
-    """[(old key, new key)] of the keys of a queue (its scopes ``old``
-    and ``new``) that exist, and its history stream's."""
-    names = [(old, new)] + [('%s.%s' % (old, suffix),
-                             '%s.%s' % (new, suffix)) for suffix in SUFFIXES]
+    """[(old key, new key)] of the data keys of a queue (its scopes
+    ``old`` and ``new``) that exist."""
+    names = [('%s.%s' % (old, suffix), '%s.%s' % (new, suffix))
+             for suffix in SUFFIXES]
     waiting = '%s.%s' % (old, keys.WAITING)
     for chunk in client.zrange(waiting, 0, -1):
         infix = keys.CHUNK_INFIX + _text(chunk)
@@ -99,46 +99,59 @@ def _history(old_project, old, new_project, new):
             '%s%d:%s' % (keys.HISTORY, len(new_project), new))
 
 
-def _move_queue(client, names, member, score, dry_run):
-    """Move one queue (``member`` of its project's queue set, with
-    ``score``); ``names`` is (old project, new project, raw project)."""
-    project, new_project, raw_project = names
-    queue = member[len(project) + 1:]
-    shared = _sharer(client, raw_project, queue)
+def _move_queue(client, project, queue, score, targets, dry_run):
+    """Move one queue of ``project`` (as its queue set names it; the
+    queue's ``score`` there) to ``targets``: whether its data and its
+    record take scoped names."""
+    raw, scoped = _names(project)
+    data, record = [(scoped if to_scoped else raw) for to_scoped in targets]
+    shared = _sharer(client, raw, queue)
     if shared is not None:
-        return Moved(raw_project, queue, 0, shared)
-    new = '%s.%s' % (new_project, queue)
-    pairs = _pairs(client, member, new)
-    history = _history(project, member, new_project, new)
+        # Scoped already: the names as given are the other queue's.
+        return Moved(raw, queue, 0, None if project == data == scoped
+                     else shared)
+    source = raw if data == scoped else scoped
+    old, new = ['%s.%s' % (name, queue) for name in (source, data)]
+    pairs = _pairs(client, old, new)
+    history = _history(source, old, data, new)
     if client.exists(history[0]):
         pairs.append(history)
-    if dry_run:
-        return Moved(raw_project, queue, len(pairs), None)
+    if project != record:
+        pairs.append(('%s.%s' % (project, queue), '%s.%s' % (record, queue)))
+    if dry_run or not pairs:
+        return Moved(raw, queue, len(pairs), None)
     index = upstream_messages.MSGSET_INDEX_KEY
-    listed = client.zscore(index, member + '.' + keys.MESSAGES)
+    listed = client.zscore(index, old + '.' + keys.MESSAGES)
     with client.pipeline() as pipe:
         for old_key, new_key in pairs:
             pipe.rename(old_key, new_key)
         if listed is not None:
-            pipe.zrem(index, member + '.' + keys.MESSAGES)
+            pipe.zrem(index, old + '.' + keys.MESSAGES)
             pipe.zadd(index, {new + '.' + keys.MESSAGES: listed})
-        pipe.zadd('%s.%s' % (new_project, keys.QUEUES), {new: score})
-        pipe.zrem('%s.%s' % (project, keys.QUEUES), member)
+        if project != record:
+            pipe.zadd('%s.%s' % (record, keys.QUEUES),
+                      {'%s.%s' % (record, queue): score})
+            pipe.zrem('%s.%s' % (project, keys.QUEUES),
+                      '%s.%s' % (project, queue))
         pipe.execute()
-    return Moved(raw_project, queue, len(pairs), None)
+    return Moved(raw, queue, len(pairs), None)
 
 
-def move(client, to_scoped, dry_run=False):
-    """Move every queue of each project whose name changes (to
-    ``redis.delay``'s names when ``to_scoped``, else to upstream's);
-    yield a ``Moved`` per queue."""
+def move(client, to_scoped, records_scoped=True, dry_run=False):
+    """Move the queues of each project whose id holds ``.`` or ``%``:
+    their data to ``redis.delay``'s names when ``to_scoped``, else to
+    upstream's; their records to ``redis.delay``'s when
+    ``records_scoped``. Yield a ``Moved`` per queue that had keys to
+    move (or was left)."""
     for project, key in _queue_sets(client):
-        new_project = _new_project(project, to_scoped)
-        if new_project is None:
+        raw, scoped = _names(project)
+        if raw == scoped:
             continue
-        names = (project, new_project,
-                 project if to_scoped else new_project)
         for member, score in client.zrange(key, 0, -1, withscores=True):
             member = _text(member)
             if member.startswith(project + '.'):
-                yield _move_queue(client, names, member, score, dry_run)
+                moved = _move_queue(
+                    client, project, member[len(project) + 1:], score,
+                    (to_scoped, records_scoped), dry_run)
+                if moved.keys or moved.shared:
+                    yield moved

@@ -117,6 +117,9 @@ class MigrateTest(redis_store.DelayTestBase):
                       self.manage('--to', 'redis.delay'))
 
     def test_from_redis_delay_to_redis(self):
+        # The management store stays redis.delay's.
+        self.upstream = upstream_driver.DataDriver(
+            self.conf, self.control.cache, self.control)
         self.create(self.driver)
         msgs = self.driver.message_controller
         ids = msgs.post(self.queue,
@@ -132,7 +135,7 @@ class MigrateTest(redis_store.DelayTestBase):
         self.assertIn('dropped 5 index entries', report)
         self.assertEqual(0, self.index_size())
 
-        up = pipeline.DataDriver(self.conf, self.upstream, self.up_control)
+        up = pipeline.DataDriver(self.conf, self.upstream, self.control)
         # (upstream's list with include_claimed and no marker fails on
         # redis-py >= 3, so bulk_get shows what upstream reads)
         found = self.upstream.message_controller.bulk_get(

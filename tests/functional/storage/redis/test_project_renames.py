@@ -26,11 +26,12 @@ class ProjectRenamesTest(redis_store.DelayTestBase):
             'zaqar_delay.storage.redis.keys.scoped_project',
             lambda project: project)
 
-    def migrate(self, *argv):
+    def migrate(self, *argv, top=()):
         out = io.StringIO()
         uri = self.conf['drivers:message_store:redis'].uri
         self.assertEqual(0, manage.main(
-            ['--uri', uri, 'redis', 'migrate'] + list(argv), out=out))
+            list(top) + ['--uri', uri, 'redis', 'migrate'] + list(argv),
+            out=out))
         return out.getvalue()
 
     def post(self, project, queue, body, delay=0):
@@ -86,11 +87,14 @@ class ProjectRenamesTest(redis_store.DelayTestBase):
         # Idempotent: nothing left to move.
         self.assertNotIn('renamed', self.migrate('--to', 'redis.delay'))
 
-        # And back to upstream's names.
+        # Back to upstream's names, the data only: the management store
+        # stays redis.delay's.
         report = self.migrate('--to', 'redis')
         self.assertIn("project 'a.b' queue 'c': ", report)
         self.assertTrue(self.redis.exists('a.b.c.messages'))
-        self.assertEqual([], self.redis.keys('a%2Eb.*'))
+        self.assertEqual([b'a%2Eb.c', b'a%2Eb.queues_set'],
+                         sorted(self.redis.keys('a%2Eb.*')))
+        self.assertNotIn('renamed', self.migrate('--to', 'redis'))
 
     def test_queues_sharing_old_names_are_left(self):
         with self.old_names():
@@ -104,3 +108,18 @@ class ProjectRenamesTest(redis_store.DelayTestBase):
         self.assertEqual(
             [], [q['name'] for q in next(self.queues.list(project='a.b'))])
         self.assertEqual(keys.scoped_project('a.b'), 'a%2Eb')
+
+    def test_upstreams_management_store_keeps_its_record_names(self):
+        with self.old_names():
+            self.queues.create(QUEUE, project=PROJECT)
+            self.post(PROJECT, QUEUE, 'one')
+        conf = self.useFixture(fixtures.TempDir()).join('zaqar.conf')
+        with open(conf, 'w') as f:
+            f.write('[drivers]\nmanagement_store = redis\n')
+        report = self.migrate('--to', 'redis.delay',
+                              top=['--config-file', conf])
+        self.assertIn("project 'a.b' queue 'c': ", report)
+        self.assertEqual(1, self.redis.zcard('a%2Eb.c.messages'))
+        self.assertEqual([b'a.b.c'], self.redis.zrange('a.b.queues_set',
+                                                       0, -1))
+        self.assertEqual(b'hash', self.redis.type('a.b.c'))
