@@ -21,11 +21,11 @@ import statistics
 import sys
 import time
 
-from zaqar.storage.redis import driver as upstream
 
 from benchmarks import common
 from benchmarks import redis_delay
 from tests.fixtures import services
+from zaqar_delay.storage.redis import control as delay_control
 from zaqar_delay.storage.redis import driver as delay_driver
 from zaqar_delay.storage.redis import keys
 from zaqar_delay.storage.redis import scripting
@@ -58,7 +58,7 @@ def main(argv=None):
     found = {}
     for queue in QUEUES:
         control, data = common.make_driver(
-            delay_driver.DataDriver, upstream.ControlDriver,
+            delay_driver.DataDriver, delay_control.ControlDriver,
             redis_delay.CONF.format(url=server.url, dbid=9, stages=''))
         control.queue_controller.create(queue, project=PROJECT)
         data.now = lambda: clock[0]

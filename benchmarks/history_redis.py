@@ -50,12 +50,13 @@ def worker(mode, url, dbid, seconds):
     from zaqar.storage.redis import driver as upstream
 
     from benchmarks import redis_delay
+    from zaqar_delay.storage.redis import control as delay_control
     from zaqar_delay.storage.redis import driver as delay_driver
 
     data_class = (upstream.DataDriver if mode == 'redis'
                   else delay_driver.DataDriver)
     control, data = common.make_driver(
-        data_class, upstream.ControlDriver,
+        data_class, delay_control.ControlDriver,
         redis_delay.CONF.format(url=url, dbid=dbid, stages=''))
     queue = 'bench.%s.%s' % (mode, uuid.uuid4().hex[:6])
     control.queue_controller.create(queue, project=common.PROJECT)

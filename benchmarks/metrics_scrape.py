@@ -31,6 +31,7 @@ from tests.fixtures import swift_store
 from zaqar_delay.metrics import collector
 from zaqar_delay.metrics import stores
 from zaqar_delay.storage.mongodb import driver as mongodb_delay
+from zaqar_delay.storage.redis import control as redis_control
 from zaqar_delay.storage.redis import driver as redis_delay
 from zaqar_delay.storage.swift import driver as swift_delay
 
@@ -61,7 +62,7 @@ def redis_drivers():
     server = services.redis_server()
     server.client.flushall()
     return common.make_driver(redis_delay.DataDriver,
-                              redis_upstream.ControlDriver,
+                              redis_control.ControlDriver,
                               REDIS_CONF.format(url=server.url))
 
 

@@ -38,13 +38,13 @@ import threading
 import time
 
 from zaqar.conf import notification
-from zaqar.storage.redis import driver as upstream
 
 from benchmarks import common
 from tests.fixtures import services
 from zaqar_delay.push import runner
 from zaqar_delay.push import payloads
 from zaqar_delay.push import webhook_http
+from zaqar_delay.storage.redis import control as delay_control
 from zaqar_delay.storage.redis import driver as delay_driver
 
 CONF = """
@@ -52,7 +52,7 @@ CONF = """
 pooling = False
 [drivers]
 message_store = redis.delay
-management_store = redis
+management_store = redis.delay
 [drivers:message_store:redis]
 uri = {url}?dbid=4&socket_timeout=60
 [drivers:management_store:redis]
@@ -206,7 +206,7 @@ def main(argv=None):
         server.client.info()['redis_version'], server.url))
     conf_text = CONF.format(url=server.url, light=not args.requests)
     control, data = common.make_driver(
-        delay_driver.DataDriver, upstream.ControlDriver, conf_text)
+        delay_driver.DataDriver, delay_control.ControlDriver, conf_text)
     conf = data.conf
     conf.register_opts(notification.ALL_OPTS, group=notification.GROUP_NAME)
     with tempfile.NamedTemporaryFile('w', suffix='.conf',

@@ -34,6 +34,7 @@ from benchmarks import common
 from benchmarks import redis_delay
 from tests.common import concurrency
 from tests.fixtures import services
+from zaqar_delay.storage.redis import control as delay_control
 from zaqar_delay.storage.redis import driver as delay_driver
 
 DRIVERS = (('redis', upstream.DataDriver),
@@ -45,7 +46,7 @@ DELAYS = (0, 0, 0, 1)
 def _driver(cls, url, dbid):
     """A (control, data) pair of ``cls`` on database ``dbid``, as
     ``redis_delay.py`` makes its drivers (no pipeline stages)."""
-    return common.make_driver(cls, upstream.ControlDriver,
+    return common.make_driver(cls, delay_control.ControlDriver,
                               redis_delay.CONF.format(url=url, dbid=dbid,
                                                       stages=''))
 

@@ -30,6 +30,7 @@ from zaqar.storage.redis import driver as upstream
 
 from benchmarks import common
 from tests.fixtures import services
+from zaqar_delay.storage.redis import control as delay_control
 from zaqar_delay.storage.redis import driver as delay_driver
 
 CONF = """
@@ -66,7 +67,7 @@ def drivers(url, dbid, stages=False):
     found = {}
     for offset, (name, cls, stage) in enumerate(DRIVERS):
         control, data = common.make_driver(
-            cls, upstream.ControlDriver, CONF.format(
+            cls, delay_control.ControlDriver, CONF.format(
                 url=url, dbid=dbid + offset, stages=stage if stages else ''))
         data.conf.register_opts(notification.ALL_OPTS,
                                 group=notification.GROUP_NAME)
@@ -168,7 +169,7 @@ def bytes_per_message(count):
         server = services.RedisServer()
         try:
             control, data = common.make_driver(
-                cls, upstream.ControlDriver,
+                cls, delay_control.ControlDriver,
                 CONF.format(url=server.url, dbid=0, stages=''))
             for n, (label, delay, pad) in enumerate(MEMORY):
                 queue = 'memory-%d' % n

@@ -17,10 +17,10 @@ import argparse
 import statistics
 import time
 
-from zaqar.storage.redis import driver as upstream
 
 from benchmarks import common
 from tests.fixtures import redis_sentinel
+from zaqar_delay.storage.redis import control as delay_control
 from zaqar_delay.storage.redis import driver as delay_driver
 
 CONF = """
@@ -77,7 +77,7 @@ def main(argv=None):
         drivers = {}
         for wait in (0, 1):
             _, data = drivers[wait] = common.make_driver(
-                delay_driver.DataDriver, upstream.ControlDriver,
+                delay_driver.DataDriver, delay_control.ControlDriver,
                 CONF.format(uri=group.uri(dbid=wait, socket_timeout=2),
                             wait=wait))
             drivers[wait][0].queue_controller.create('bench',

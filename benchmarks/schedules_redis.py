@@ -30,13 +30,13 @@ import threading
 import time
 
 from zaqar.conf import notification
-from zaqar.storage.redis import driver as upstream
 
 from benchmarks import common
 from tests.fixtures import services
 from zaqar_delay import dedup
 from zaqar_delay import pending
 from zaqar_delay.push import runner
+from zaqar_delay.storage.redis import control as delay_control
 from zaqar_delay.storage.redis import driver as delay_driver
 
 CONF = """
@@ -44,7 +44,7 @@ CONF = """
 pooling = False
 [drivers]
 message_store = redis.delay
-management_store = redis
+management_store = redis.delay
 [drivers:message_store:redis]
 uri = {url}?dbid={data}&socket_timeout=60
 [drivers:management_store:redis]
@@ -117,7 +117,7 @@ def _one_size(url, dbs, size, args):
     conf_text = CONF.format(url=url, data=dbs[0], control=dbs[1],
                             pipeline='' if args.no_pushes else pending.STAGE)
     control, data = common.make_driver(
-        delay_driver.DataDriver, upstream.ControlDriver, conf_text)
+        delay_driver.DataDriver, delay_control.ControlDriver, conf_text)
     data.conf.register_opts(notification.ALL_OPTS,
                             group=notification.GROUP_NAME)
     data.connection.flushdb()

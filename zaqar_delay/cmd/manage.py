@@ -51,6 +51,8 @@ def _migrate(args, out):
     dry = ' (dry run: nothing written)' if args.dry_run else ''
     store = services.service(args.backend, 'migrate').connect(
         args.config_file, args.uri, args.database, args.partitions)
+    for line in store.rename(args.to == store.upstream, args.dry_run):
+        out.write('%s%s\n' % (line, dry))
     places = store.places()
     if args.to == store.upstream:
         for where, place in places:

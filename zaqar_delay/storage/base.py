@@ -304,6 +304,12 @@ class Migrate(abc.ABC):
     def drop_index(self, place, dry_run=False):
         """Drop one place's index; return what was dropped, in words."""
 
+    def rename(self, to_upstream, dry_run=False):
+        """Give what the two drivers name apart the names of the one
+        switched to (upstream's when ``to_upstream``), before ``places``
+        are read; yield a line per change. Nothing, unless overridden."""
+        return iter(())
+
     @staticmethod
     def settings(config_files, options):
         """The group of ``options`` (one of upstream's

@@ -42,18 +42,19 @@ class DelaySettings:
 
     message_class = claim_class = push_class = schedule_class = None
     metrics_class = history_class = export_class = migrate_class = None
-    probe_class = None
+    probe_class = subscription_class = None
 
     def __init_subclass__(cls, backend=None, translate=None, **kwargs):
         """``backend``: the package whose modules give the driver's
-        services (``base.SERVICES``); TypeError if one breaks its
-        contract. ``translate``: a class decorator raising the store's
-        failures as Zaqar's errors, applied to each class the driver
-        names but the probe (whose contract raises its own)."""
+        services (``base.SERVICES``) that its class body does not name;
+        TypeError if one breaks its contract. ``translate``: a class
+        decorator raising the store's failures as Zaqar's errors, applied
+        to each class the driver names but the probe (whose contract
+        raises its own)."""
         super().__init_subclass__(**kwargs)
         for attr, module, name, contract in base.SERVICES if backend else ():
-            found = getattr(importlib.import_module(
-                '%s.%s' % (backend, module)), name)
+            found = cls.__dict__.get(attr) or getattr(
+                importlib.import_module('%s.%s' % (backend, module)), name)
             if contract is not None and not issubclass(found, contract):
                 raise TypeError('%s.%s.%s is no %s' % (
                     backend, module, name, contract.__name__))
@@ -104,6 +105,13 @@ class DelaySettings:
     @decorators.lazy_property(write=False)
     def claim_controller(self):
         return self.claim_class(self)
+
+    @decorators.lazy_property(write=False)
+    def subscription_controller(self):
+        """Upstream's, unless the driver names a ``subscription_class``."""
+        if self.subscription_class is None:
+            return super().subscription_controller
+        return self.subscription_class(self)
 
 
 def _metadata(queue_controller, queue, project):

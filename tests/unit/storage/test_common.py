@@ -84,6 +84,23 @@ class BackendServicesTest(testtools.TestCase):
             self.assertEqual(('%s.%s' % (name, module), cls),
                              (found.__module__, found.__name__))
 
+    def test_a_class_the_body_names_is_kept_and_checked(self):
+        name = self.backend()
+
+        class Mine(base.PushStore):
+            pass
+
+        class Driver(common.DelaySettings, backend=name):
+            push_class = Mine
+
+        self.assertIs(Mine, Driver.push_class)
+
+        def define():
+            class Driver(common.DelaySettings, backend=name):
+                push_class = object
+
+        self.assertRaises(TypeError, define)
+
     def test_a_class_that_breaks_its_contract_is_refused(self):
         name = self.backend(pushes=type('Pushes', (), {}))
 

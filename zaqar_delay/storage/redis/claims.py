@@ -27,6 +27,10 @@ class ClaimController(upstream_claims.ClaimController):
     and fields: doc/source/redis.rst.
     """
 
+    # Upstream's gc gives ``_gc`` the project read out of a key: as keys
+    # hold it already (``projects.scoped`` leaves it).
+    keyed_projects = ('_gc',)
+
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self._lua = self.driver.scripts

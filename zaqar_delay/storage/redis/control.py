@@ -7,8 +7,10 @@ names each by the text between the first and second dot: a queue
 ``orders.eu`` is listed as ``orders``, one of project ``tenant.a`` as
 ``a``, and a page's marker then names no queue. This controller strips
 the member's known ``<project>.`` prefix instead; everything else is
-upstream's. Select it with ``[drivers] management_store = redis.delay``
-(same ``[drivers:management_store:redis]`` section).
+upstream's. Its methods take project ids through ``projects.scoped``,
+as the ``redis.delay`` data driver's do (doc/source/redis.rst,
+"Project ids in keys"). Select it with ``[drivers] management_store =
+redis.delay`` (same ``[drivers:management_store:redis]`` section).
 """
 
 from oslo_utils import encodeutils
@@ -18,8 +20,10 @@ from zaqar.storage.redis import driver
 from zaqar.storage.redis import queues
 from zaqar.storage.redis import utils
 
+from zaqar_delay.storage.redis import projects
 
-class QueueController(queues.QueueController):
+
+class _QueueController(queues.QueueController):
     """Upstream's, with ``list`` naming queues whole."""
 
     @utils.raises_conn_error
@@ -51,6 +55,9 @@ class QueueController(queues.QueueController):
             page.append(queue)
         yield iter(page)
         yield page and page[-1]['name']
+
+
+QueueController = projects.scoped(_QueueController)
 
 
 class ControlDriver(driver.ControlDriver):

@@ -6,18 +6,23 @@ give the pool the URI ``redis.delay://host:port?...``: that URI is used.
 A Sentinel URI (``redis://s1:26379,s2:26379?master=NAME``) works in both
 places. ``[drivers:message_store:redis.delay] wait_replicas`` (or a
 pool option of that name) makes every acknowledged write a replicated
-one (doc/source/high_availability.rst).
+one (doc/source/high_availability.rst). Its controllers take project
+ids through ``projects.scoped`` (doc/source/redis.rst, "Project ids in
+keys").
 """
 
 from zaqar.common import decorators
 from zaqar.common import errors as zaqar_errors
 from zaqar.conf import drivers_message_store_redis as redis_opts
 from zaqar.storage.redis import driver as upstream_driver
+from zaqar.storage.redis import subscriptions
 
 from zaqar_delay import opts
 from zaqar_delay.storage import common
 from zaqar_delay.storage.redis import messages
 from zaqar_delay.storage.redis import metadata
+from zaqar_delay.storage.redis import claims
+from zaqar_delay.storage.redis import projects
 from zaqar_delay.storage.redis import scripting
 from zaqar_delay.storage.redis import upstream
 
@@ -55,7 +60,10 @@ class DataDriver(common.DelaySettings, upstream_driver.DataDriver,
     """Upstream's redis DataDriver with the delay message and claim
     controllers."""
 
-    message_class = messages.MessageController
+    message_class = projects.scoped(messages.MessageController)
+    claim_class = projects.scoped(claims.ClaimController)
+    subscription_class = projects.scoped(
+        subscriptions.SubscriptionController)
 
     def __init__(self, conf, cache, control_driver):
         super().__init__(conf, cache, control_driver)
@@ -79,6 +87,10 @@ class DataDriver(common.DelaySettings, upstream_driver.DataDriver,
         """The redis server's time (``[delay] redis_server_clock``)."""
         seconds, micros = self.connection.time()
         return seconds + micros / 1e6
+
+    @decorators.lazy_property(write=False)
+    def queue_controller(self):
+        return projects.queue_controller(self.control_driver)
 
     @decorators.lazy_property(write=False)
     def queue_metadata(self):

@@ -8,10 +8,10 @@ each message's hash, with the due time to the millisecond ``dm`` where
 
 from oslo_utils import encodeutils
 from zaqar.storage.redis import models
-from zaqar.storage.redis import utils
 
 from zaqar_delay.storage import base
 from zaqar_delay.storage import export
+from zaqar_delay.storage.redis import keys
 
 
 class Export(base.Export):
@@ -19,7 +19,7 @@ class Export(base.Export):
 
     def records(self, queue, project, batch):
         client = self.driver.connection
-        ranks = utils.scope_message_ids_set(queue, project, 'messages')
+        ranks = keys.index(queue, project).messages
         low = '-inf'
         while True:
             page = client.zrangebyscore(ranks, low, '+inf', start=0, num=batch,

@@ -3,16 +3,56 @@
 Upstream Zaqar's names are reused so that ``redis`` and ``redis.delay``
 read the same store; the index sets added by this driver all have the
 ``delay.`` infix, which no upstream key has. Names are upstream's
-``<project>.<queue>.<suffix>``: queue names may contain dots, so two
-(project, queue) pairs can share a prefix, as upstream's keys can.
+``<project>.<queue>.<suffix>``, the project as ``scoped_project`` writes
+it (no dot in it, so the first dot ends it; queue names may hold dots);
+``unscoped_project`` reads it back (doc/source/redis.rst, "Project ids
+in keys").
 """
 
 import collections
+import re
 
 from oslo_utils import encodeutils
 from zaqar.storage.redis import messages as upstream_messages
 from zaqar.storage.redis import queues as upstream_queues
 from zaqar.storage.redis import utils
+
+
+class Project(str):
+    """A project id as keys hold it (``scoped_project``); ``raw`` is the
+    id as Zaqar gave it."""
+
+    raw = None
+
+
+_SCOPED = re.compile('%(25|2E)')
+
+
+def scoped_project(project):
+    """``project`` as keys hold it, a ``Project``: ``%`` as ``%25`` and
+    ``.`` as ``%2E`` (an id with neither is unchanged). None stays None;
+    a ``Project`` is returned as is, so encoding twice is encoding once."""
+    if project is None or isinstance(project, Project):
+        return project
+    scoped = Project(project.replace('%', '%25').replace('.', '%2E'))
+    scoped.raw = project
+    return scoped
+
+
+def unscoped_project(text):
+    """The project id of ``text``, a project as a key or member holds
+    it (``scoped_project`` undone); None stays None."""
+    if text is None or isinstance(text, Project):
+        return getattr(text, 'raw', text)
+    return _SCOPED.sub(lambda found: '%' if found.group(1) == '25' else '.',
+                       text)
+
+
+def split_scope(scope):
+    """(project or None, queue) of a ``<project>.<queue>`` scope."""
+    project, _, queue = scope.partition('.')
+    return unscoped_project(project) or None, queue
+
 
 # The six sets of a queue's index, in the order every script takes them
 # as KEYS[1..6] (scripts/index.lua names them the same way).
@@ -95,6 +135,7 @@ CLAIM_MESSAGES = 'messages'         # upstream: messages.<claim id>, a list
 
 def index(queue, project):
     """The index keys of a queue (an ``Index``)."""
+    project = scoped_project(project)
     return Index(*(utils.scope_message_ids_set(queue, project, suffix)
                    for suffix in SUFFIXES))
 
@@ -102,8 +143,8 @@ def index(queue, project):
 def scoped_index(scope):
     """The index keys of the queue whose keys start ``<scope>.``
     (``<project>.<queue>``, as upstream's message set names it): the
-    same keys as ``index``, without splitting the scope, which dots in
-    queue names and project ids make ambiguous."""
+    same keys as ``index``, without splitting the scope (which a
+    store written before ``scoped_project`` may hold ambiguous)."""
     return Index(*('%s.%s' % (scope, suffix) for suffix in SUFFIXES))
 
 
@@ -114,9 +155,8 @@ def scope_of(messages_key):
 
 def scopes(client, batch=1000):
     """Yield the ``<project>.<queue>`` scope of every queue that has a
-    message set. The scope is not split: with dots in queue names and
-    project ids, where one ends is not known (nor needed: every key of
-    the queue is ``<scope>.<suffix>``)."""
+    message set (every key of the queue is ``<scope>.<suffix>``;
+    ``split_scope`` names its project and queue)."""
     start = 0
     while True:
         names = client.zrange(upstream_messages.MSGSET_INDEX_KEY, start,
@@ -131,35 +171,35 @@ def scopes(client, batch=1000):
 def dedup(queue, project, digest):
     """A dedup key: the id of the message holding a key value (with the
     dedup window as the key's expiry)."""
+    project = scoped_project(project)
     return utils.scope_queue_index(queue, project, DEDUP + digest)
 
 
 def history(queue, project):
     """The history stream of a queue: ``zaqar_delay.history.<n>:<project>.
-    <queue>``, n being the length of the project id, so that no two
-    (project, queue) pairs share it, whatever dots either holds (unlike
-    upstream's ``<project>.<queue>`` names)."""
-    project = project or ''
+    <queue>``, n being the length of the project as keys hold it."""
+    project = scoped_project(project or '')
     return '%s%d:%s.%s' % (HISTORY, len(project), project, queue)
 
 
 def queues(project):
     """Upstream's set of a project's queues (member: ``queue_hash``)."""
-    return utils.scope_queue_name(QUEUES, project)
+    return utils.scope_queue_name(QUEUES, scoped_project(project))
 
 
 def queue_hash(queue, project):
     """Upstream's hash of a queue (field ``m``: its packed metadata)."""
-    return utils.scope_queue_name(queue, project)
+    return utils.scope_queue_name(queue, scoped_project(project))
 
 
 def rank_counter(queue, project):
-    return utils.scope_queue_index(queue, project, RANK_COUNTER)
+    return utils.scope_queue_index(queue, scoped_project(project),
+                                   RANK_COUNTER)
 
 
 def claim(queue, project, claim_id):
     """The claims set of a queue, a claim's hash and its message list."""
-    return [utils.scope_claims_set(queue, project, CLAIMS),
+    return [utils.scope_claims_set(queue, scoped_project(project), CLAIMS),
             claim_id,
             utils.scope_claim_messages(claim_id, CLAIM_MESSAGES)]
 
@@ -172,4 +212,5 @@ SCHEDULE_AFTERS = 'delay.schedules'
 
 
 def schedule_afters(queue, project):
-    return utils.scope_queue_index(queue, project, SCHEDULE_AFTERS)
+    return utils.scope_queue_index(queue, scoped_project(project),
+                                   SCHEDULE_AFTERS)

@@ -95,8 +95,8 @@ class MessageController(steering.Steering,
         checksums = self.driver.conf.enable_checksum
 
         ids = [uuidutils.generate_uuid() for _ in messages]
-        pushed = (pending.suffix(queue, project) if self.driver.pushes
-                  else '')
+        pushed = (pending.suffix(queue, keys.unscoped_project(project))
+                  if self.driver.pushes else '')
         # The post's time, to the millisecond and up: messages are due
         # at it plus their delay (scripts/post.lua), never before.
         posted = delay.due_at(self.driver.clock(), 0)

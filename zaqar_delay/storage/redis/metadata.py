@@ -5,7 +5,7 @@ A post needs its queue's metadata (``_default_message_delay``,
 ``_dedup_key``, ``_history_ttl``) before it can build the script's
 arguments, and a claim too (``_retry_backoff``, ``_max_claim_count``
 and ``_dead_letter_queue``). When the queues live in the same redis
-database as the messages (upstream's redis management store on the
+database as the messages (``redis.delay``'s management store on the
 same server and ``dbid``), the driver keeps each queue's packed
 metadata as last seen and plans the post or claim with it; ``post.lua``
 and ``claim.lua`` compare it with the stored one in the same atomic
@@ -20,6 +20,7 @@ import msgpack
 from zaqar.storage.redis import queues as upstream_queues
 
 from zaqar_delay.storage.redis import keys
+from zaqar_delay.storage.redis import projects
 
 # Queues whose metadata a process keeps, at most (then it starts over).
 SIZE = 4096
@@ -40,9 +41,11 @@ def _place(client):
 
 
 def same_database(queue_controller, client):
-    """Whether ``queue_controller`` is upstream's redis one, on the
+    """Whether ``queue_controller`` is upstream's redis one with project
+    ids as ``redis.delay`` writes them (``projects.scoped``), on the
     database ``client`` talks to."""
-    if not isinstance(queue_controller, upstream_queues.QueueController):
+    if not (isinstance(queue_controller, upstream_queues.QueueController)
+            and projects.scopes_projects(queue_controller)):
         return False
     return _place(queue_controller._client) == _place(client)
 

@@ -23,16 +23,6 @@ from zaqar_delay.storage.redis import keys
 from zaqar_delay.storage.redis import waiting
 
 
-def _split(control, scope):
-    candidates = [(scope[:at], scope[at + 1:])
-                  for at, char in enumerate(scope) if char == '.']
-    for project, queue in candidates:
-        if control.queue_controller.exists(queue, project or None):
-            return project or None, queue
-    # A queue deleted with messages left: its first split, as a label.
-    return (candidates[0][0] or None, candidates[0][1]) if candidates else None
-
-
 def _number(raw, per_second=1):
     if raw is None:
         return None
@@ -47,13 +37,13 @@ class Metrics(base.MetricsReader):
         """Those of upstream's ``msgset_index``, in the store's order,
         then, for a ``pool``, those the catalog maps to it (Zaqar writes
         ``msgset_index`` in an unpooled store only). A
-        ``<project>.<queue>`` scope is split where the management store
-        knows such a queue (dots in both make the split ambiguous), once
-        per scope: ``cache`` keeps it across scrapes."""
+        ``<project>.<queue>`` scope is split at its first dot
+        (``keys.split_scope``), once per scope: ``cache`` keeps it
+        across scrapes."""
         seen = set()
         for scope in keys.scopes(self.driver.connection):
             if scope not in cache:
-                cache[scope] = _split(control, scope)
+                cache[scope] = keys.split_scope(scope)
             if cache[scope] is not None:
                 seen.add(cache[scope])
                 yield cache[scope]

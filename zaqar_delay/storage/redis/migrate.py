@@ -12,16 +12,24 @@ sets (``keys.UNCHUNKED``) are dropped.
 read the store, since the upstream records are always kept; the index
 sets are then dropped to free their memory (UNLINK, freed in the
 background). Run it after every zaqar-server uses ``redis``.
+
+Both ways, the keys of projects whose ids hold ``.`` or ``%`` are first
+renamed to the names of the driver switched to, their queue records to
+those of the management store (``renames``): run it then while no
+zaqar-server writes (doc/source/redis.rst, "Project ids
+in keys").
 """
 
 from oslo_utils import encodeutils
 from oslo_utils import timeutils
+from zaqar.conf import drivers as drivers_opts
 from zaqar.conf import drivers_message_store_redis as redis_opts
 
 from zaqar_delay import delay
 from zaqar_delay.storage import base
 from zaqar_delay.storage import common
 from zaqar_delay.storage.redis import keys
+from zaqar_delay.storage.redis import renames
 from zaqar_delay.storage.redis import scripting
 from zaqar_delay.storage.redis import upstream
 
@@ -61,25 +69,45 @@ def drop_index(client, scope, dry_run=False):
     return entries
 
 
+def _shown(scope):
+    """``<project>.<queue>``, the project id as given."""
+    project, queue = keys.split_scope(scope)
+    return '%s.%s' % (project or '', queue)
+
+
 class Migrate(base.Migrate):
     """The queues of a redis store, by ``<project>.<queue>`` scope
-    (upstream's key prefix: with dots in both, the split is not
-    known)."""
+    (upstream's key prefix), shown with the project id as given."""
 
     upstream = 'redis'
 
-    def __init__(self, client):
+    def __init__(self, client, records_scoped=True):
         self.client = client
         self.scripts = scripting.Scripts(client)
+        self.records_scoped = records_scoped
 
     @classmethod
     def connect(cls, config_files, uri=None, database=None,
                 partitions=None):
+        """Queue records are taken to be ``redis.delay``'s management
+        store's unless the config files name upstream's ``redis``."""
         uri = uri or cls.settings(config_files, redis_opts).uri
-        return cls(upstream.client(common.plain_uri(uri, 'redis')))
+        management = cls.settings(config_files, drivers_opts)
+        return cls(upstream.client(common.plain_uri(uri, 'redis')),
+                   management.management_store != 'redis')
 
     def places(self):
-        return [(scope, scope) for scope in keys.scopes(self.client)]
+        return [(_shown(scope), scope) for scope in keys.scopes(self.client)]
+
+    def rename(self, to_upstream, dry_run=False):
+        for moved in renames.move(self.client, not to_upstream,
+                                  self.records_scoped, dry_run):
+            if moved.shared:
+                yield ('project %r queue %r: left as is, its keys are those '
+                       'of project %r queue %r too' % (
+                           (moved.project, moved.queue) + moved.shared))
+            else:
+                yield 'project %r queue %r: %d keys renamed' % moved[:3]
 
     def reindex(self, place, batch=1000, dry_run=False):
         return reindex(self.scripts, place, batch, dry_run)

@@ -29,8 +29,9 @@ from zaqar_delay.storage.redis import zsets
 
 
 def member(queue, project):
-    """``<queue>/<project>``: queue names have no ``/``."""
-    return pending.SEP.join((queue, project or ''))
+    """``<queue>/<project>``: queue names have no ``/``; the project id
+    as Zaqar gave it (last, it needs no encoding)."""
+    return pending.SEP.join((queue, keys.unscoped_project(project) or ''))
 
 
 def parse(found):

@@ -23,7 +23,9 @@ class Steering(steering.Steering):
     """``reschedule`` and ``move`` (``storage.steering``)."""
 
     def _push_suffix(self, queue, project):
-        return pending.suffix(queue, project) if self.driver.pushes else ''
+        if not self.driver.pushes:
+            return ''
+        return pending.suffix(queue, keys.unscoped_project(project))
 
     @utils.raises_conn_error
     @utils.retries_on_connection_error

@@ -40,10 +40,6 @@ class DataDriver(common.DelaySettings, upstream_driver.DataDriver,
                                               swift_opts.GROUP_NAME)
 
     @decorators.lazy_property(write=False)
-    def subscription_controller(self):
-        return self.subscription_class(self)
-
-    @decorators.lazy_property(write=False)
     def promotion(self):
         """The promotion of this driver's queues, which its message and
         claim controllers share (``promotion.Promotion``)."""

@@ -6,32 +6,30 @@ writes ``f: None``, which redis-py refuses), whatever the pool's driver.
 The ``redis.delay://`` pool URI is tested in test_pooled.py instead.
 """
 
-from zaqar.storage.redis import driver as upstream_driver
 from zaqar.tests.unit.storage import base
 
 from tests.common import contract
 from tests.fixtures import redis_store
-from zaqar_delay.storage.redis import claims
+from zaqar_delay.storage.redis import control
 from zaqar_delay.storage.redis import driver
-from zaqar_delay.storage.redis import messages
 
 
 class _Driver(redis_store.RedisMixin):
     driver_class = driver.DataDriver
-    control_driver_class = upstream_driver.ControlDriver
+    control_driver_class = control.ControlDriver
     config_file = redis_store.CONF
 
 
 class RedisDelayMessagesTest(contract.CollectedExpiryTest, _Driver,
                              base.MessageControllerTest):
-    controller_class = messages.MessageController
+    controller_class = driver.DataDriver.message_class
     gc_interval = 1
 
 
 class RedisDelayClaimsTest(contract.FrozenClockDelayTest, _Driver,
                            base.ClaimControllerTest):
-    controller_class = claims.ClaimController
+    controller_class = driver.DataDriver.claim_class
 
 
 class RedisDelayQueuesTest(_Driver, base.QueueControllerTest):
-    controller_class = upstream_driver.controllers.QueueController
+    controller_class = control.QueueController

@@ -23,10 +23,17 @@ class MigrateTest(redis_store.DelayTestBase):
     def setUp(self):
         super().setUp()
         behaviour.freeze_clock(self)
-        self.upstream = upstream_driver.DataDriver(self.conf,
-                                                   self.control.cache,
-                                                   self.control)
-        self.queues.create(self.queue, project=self.project)
+        # Upstream's drivers, management store included: its names.
+        self.up_control = upstream_driver.ControlDriver(self.conf,
+                                                        self.control.cache)
+        self.upstream = upstream_driver.DataDriver(
+            self.conf, self.control.cache, self.up_control)
+
+    def create(self, data):
+        """Create the queue through ``data`` and its management store."""
+        pipeline.DataDriver(self.conf, data, data.control_driver
+                            ).queue_controller.create(self.queue,
+                                                      project=self.project)
 
     def manage(self, *argv):
         out = io.StringIO()
@@ -49,6 +56,7 @@ class MigrateTest(redis_store.DelayTestBase):
     def test_from_unchunked_redis_delay(self):
         """A store written before waiting chunks: its sets rank -> id
         and due time -> id are replaced."""
+        self.create(self.driver)
         msgs = self.driver.message_controller
         ready = msgs.post(self.queue, [{'ttl': 3600, 'body': 1}], CLIENT,
                           self.project)
@@ -75,6 +83,7 @@ class MigrateTest(redis_store.DelayTestBase):
         self.assertEqual(waiting, self.claim(self.driver, 10))
 
     def test_from_redis_to_redis_delay(self):
+        self.create(self.upstream)
         msgs = self.upstream.message_controller
 
         def post(body, **more):
@@ -108,6 +117,10 @@ class MigrateTest(redis_store.DelayTestBase):
                       self.manage('--to', 'redis.delay'))
 
     def test_from_redis_delay_to_redis(self):
+        # The management store stays redis.delay's.
+        self.upstream = upstream_driver.DataDriver(
+            self.conf, self.control.cache, self.control)
+        self.create(self.driver)
         msgs = self.driver.message_controller
         ids = msgs.post(self.queue,
                         [{'ttl': 3600, 'body': n} for n in range(3)],

@@ -127,7 +127,7 @@ class SentinelTest(redis_store.DelayTestBase):
         with conf:
             conf.write('[DEFAULT]\npooling = False\n[drivers]\n'
                        'message_store = redis.delay\n'
-                       'management_store = redis\n')
+                       'management_store = redis.delay\n')
             for group_opts, uri in self.uris.items():
                 conf.write('[%s]\nuri = %s\n' % (group_opts.GROUP_NAME, uri))
         return conf.name

@@ -125,14 +125,14 @@ class HistoryKeyTest(testtools.TestCase):
 
     def test_dotted_names_never_share_a_history(self):
         # Upstream's <project>.<queue> names collide for these two pairs;
-        # the history stream's do not.
-        self.assertEqual(keys.index('b.c', 'a').messages,
-                         keys.index('c', 'a.b').messages)
+        # redis.delay's do not (keys.scoped_project).
+        self.assertNotEqual(keys.index('b.c', 'a').messages,
+                            keys.index('c', 'a.b').messages)
         pairs = [('b.c', 'a'), ('c', 'a.b'), ('a.b.c', None),
                  ('c', 'tenant.a/b:c'), ('b:c.c', 'tenant.a/')]
         names = {keys.history(queue, project) for queue, project in pairs}
         self.assertEqual(len(pairs), len(names))
-        self.assertEqual('zaqar_delay.history.12:tenant.a/b:c.q.1',
+        self.assertEqual('zaqar_delay.history.14:tenant%2Ea/b:c.q.1',
                          keys.history('q.1', 'tenant.a/b:c'))
 
 
