@@ -17,14 +17,6 @@ from tests.fixtures import zaqar_server
 
 class ProjectPairsTest(zaqar_server.ServerTestCase):
 
-    def call(self, method, project, path, **kwargs):
-        reply = requests.request(
-            method, self.stack.url + '/v2/' + path, timeout=30,
-            headers={'Client-ID': str(uuid.uuid4()),
-                     'X-Project-ID': project}, **kwargs)
-        self.assertLess(reply.status_code, 300, reply.text)
-        return reply
-
     def client(self, project):
         return client.Client(self.stack.url, version=2, conf={
             'auth_opts': {'backend': 'noauth',

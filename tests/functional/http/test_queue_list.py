@@ -10,9 +10,7 @@ import json
 import os
 import subprocess
 import sys
-import uuid
 
-import requests
 
 from tests.fixtures import zaqar_server
 
@@ -22,14 +20,6 @@ NAMES = ('orders.eu', 'a', 'a.b.c-_', 'q' * 64, 'z.')
 
 
 class QueueListTest(zaqar_server.ServerTestCase):
-
-    def call(self, method, project, path, **kwargs):
-        reply = requests.request(
-            method, self.stack.url + '/v2/' + path, timeout=30,
-            headers={'Client-ID': str(uuid.uuid4()),
-                     'X-Project-ID': project}, **kwargs)
-        self.assertLess(reply.status_code, 300, reply.text)
-        return reply
 
     def listed(self, project, limit, detailed=False):
         names, metadata, marker = [], [], None
