@@ -1,23 +1,12 @@
-"""Switch a live redis store between ``redis`` and ``redis.delay``.
+"""Switch a live redis store between ``redis`` and ``redis.delay``
+(doc/source/admin.rst).
 
-``redis`` -> ``redis.delay``: every queue's messages are put in the
-index set of their state (``reindex.lua``, one atomic batch at a time),
-as their hashes say. Run it after every zaqar-server uses
-``redis.delay``; it is idempotent and can be run again at any time. It
-also moves a store written by an earlier ``redis.delay``, whose waiting
-sets were not in chunks: the messages are indexed again, then the old
-sets (``keys.UNCHUNKED``) are dropped.
-
-``redis.delay`` -> ``redis``: nothing needs to change for ``redis`` to
-read the store, since the upstream records are always kept; the index
-sets are then dropped to free their memory (UNLINK, freed in the
-background). Run it after every zaqar-server uses ``redis``.
-
-Both ways, the keys of projects whose ids hold ``.`` or ``%`` are first
-renamed to the names of the driver switched to, their queue records to
-those of the management store (``renames``): run it then while no
-zaqar-server writes (doc/source/redis.rst, "Project ids
-in keys").
+To ``redis.delay``: every queue's messages are put in the index set of
+their state, as their hashes say (``reindex.lua``, one atomic batch at
+a time); sets of an earlier layout (``keys.UNCHUNKED``) are dropped. To
+``redis``: the index sets are dropped (UNLINK). Both ways, the keys of
+projects whose ids hold ``.`` or ``%`` are first renamed (``renames``;
+no zaqar-server may write meanwhile). Idempotent.
 """
 
 from oslo_utils import encodeutils

@@ -8,6 +8,7 @@ ARGV[1..]  pairs: the push (<message id>/<queue>/<project>) and its
 
 Returns nothing. Work: O(1) per pair.
 --]]
+local delivered = KEYS[1]
 for i = 1, #ARGV, 2 do
-    redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
+    redis.call('HSET', delivered, ARGV[i], ARGV[i + 1])
 end

@@ -7,7 +7,8 @@ ARGV[1..]  the records' keys
 
 Returns nothing. Work: O(log n) per record.
 --]]
+local records, by_time = KEYS[1], KEYS[2]
 for _, key in ipairs(ARGV) do
-    redis.call('HDEL', KEYS[1], key)
-    redis.call('ZREM', KEYS[2], key)
+    redis.call('HDEL', records, key)
+    redis.call('ZREM', by_time, key)
 end

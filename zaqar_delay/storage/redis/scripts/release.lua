@@ -29,11 +29,11 @@ Returns the number of messages released. Work: O(claim size * log n).
 --- @include "history"
 --- @include "metrics"
 local claims, claim_hash, claim_list = KEYS[7], KEYS[8], KEYS[9]
-local history, metrics = KEYS[10], KEYS[11]
+local history, metrics, project_queues = KEYS[10], KEYS[11], KEYS[12]
 local now = tonumber(ARGV[1])
 local claim_id = ARGV[2]
 local member = ARGV[3] or ''
-if member ~= '' and not redis.call('ZSCORE', KEYS[12], member) then
+if member ~= '' and not redis.call('ZSCORE', project_queues, member) then
     return 0
 end
 local expires = tonumber(redis.call('HGET', claim_hash, 'e'))

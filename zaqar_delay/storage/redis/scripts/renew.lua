@@ -17,8 +17,9 @@ Work: O(claim size * log n).
 --- @include "index"
 --- @include "claim_terms"
 
+local project_queues = KEYS[11]
 local member = ARGV[7] or ''
-if member ~= '' and not redis.call('ZSCORE', KEYS[11], member) then
+if member ~= '' and not redis.call('ZSCORE', project_queues, member) then
     return 0
 end
 local expires = tonumber(redis.call('HGET', claim_hash, 'e'))

@@ -11,5 +11,6 @@ ARGV[4] when they were set
 
 Returns nothing. Work: O(log n).
 --]]
-redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
-redis.call('HSET', KEYS[2], ARGV[3], ARGV[4])
+local schedules, afters = KEYS[1], KEYS[2]
+redis.call('ZADD', schedules, ARGV[2], ARGV[1])
+redis.call('HSET', afters, ARGV[3], ARGV[4])
