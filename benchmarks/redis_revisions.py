@@ -1,0 +1,163 @@
+"""Claim latency of ``redis.delay`` at another revision, at this one, and
+of upstream's ``redis``, on one redis-server, in one run.
+
+    git worktree add /tmp/zaqar-delay-base <revision>
+    python benchmarks/redis_revisions.py --baseline /tmp/zaqar-delay-base
+                                         [--sizes 0,1000000] [--rounds 3]
+
+Starts one redis-server on a free loopback port and one process per
+driver, each on its own database of it: upstream's ``redis``, this
+checkout's ``redis.delay``, and the ``redis.delay`` of the checkout
+``--baseline`` names (its ``zaqar_delay`` package, imported in its
+process; the rest of the process is this checkout's). For each N, each
+driver gets N delayed messages ahead of its queue's ready one; then the
+three take turns, ``--rounds`` times, each timing ``--repeats`` claims
+(limit 1) of a message posted ready just before. Prints the median
+claim per driver and the ratios: this revision against the baseline
+and against upstream (under 1: faster).
+"""
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+from benchmarks import common
+
+CONF = """
+[drivers:message_store:redis]
+uri = {url}?dbid={dbid}&socket_timeout=60
+[drivers:management_store:redis]
+uri = {url}?dbid={dbid}&socket_timeout=60
+[transport]
+max_message_delay = 604800
+"""
+HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+QUEUE = 'claims'
+
+
+def worker(name, url, dbid, tree):
+    """Serve ``post N`` and ``claim REPEATS BUDGET`` lines from stdin
+    with one driver; answer each with a JSON line."""
+    if tree:
+        # The baseline's package first, then this checkout for the rest.
+        sys.path.insert(0, tree)
+        import zaqar_delay  # noqa: F401
+        sys.path.remove(tree)
+    from zaqar.storage.redis import driver as upstream
+    from zaqar_delay.storage.redis import control
+    from zaqar_delay.storage.redis import driver as delay
+    data_class = upstream.DataDriver if name == 'redis' else delay.DataDriver
+    ctl, data = common.make_driver(data_class, control.ControlDriver,
+                                   CONF.format(url=url, dbid=dbid))
+    ctl.queue_controller.create(QUEUE, project=common.PROJECT)
+    print(json.dumps(os.path.dirname(sys.modules['zaqar_delay'].__file__)),
+          flush=True)
+    for line in sys.stdin:
+        verb, *args = line.split()
+        if verb == 'post':
+            common.post_delayed(data, QUEUE, int(args[0]))
+            answer = 'ok'
+        else:
+            repeats, budget = int(args[0]), float(args[1])
+            answer, started = [], time.monotonic()
+            while len(answer) < repeats and (
+                    not answer or time.monotonic() - started < budget):
+                answer.append(common.one_claim_ms(
+                    data, QUEUE, common.post_ready(data, QUEUE)))
+        print(json.dumps(answer), flush=True)
+
+
+class Worker:
+    def __init__(self, name, url, dbid, tree=None):
+        self.name = name
+        argv = [sys.executable, '-m', 'benchmarks.redis_revisions',
+                '--worker', name, '--url', url, '--dbid', str(dbid)]
+        if tree:
+            argv += ['--tree', tree]
+        self.process = subprocess.Popen(
+            argv, cwd=HERE, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            text=True, env=dict(os.environ, PYTHONPATH=os.pathsep.join(
+                filter(None, [HERE, os.environ.get('PYTHONPATH')]))))
+        self.package = json.loads(self.process.stdout.readline() or 'null')
+
+    def ask(self, line):
+        self.process.stdin.write(line + '\n')
+        self.process.stdin.flush()
+        answer = self.process.stdout.readline()
+        if not answer:
+            raise RuntimeError('the %s worker exited' % self.name)
+        return json.loads(answer)
+
+    def stop(self):
+        self.process.stdin.close()
+        self.process.wait()
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument('--baseline', help='a checkout of another revision')
+    parser.add_argument('--sizes', default='0,1000000')
+    parser.add_argument('--repeats', type=int, default=67,
+                        help='claims per driver, N and round')
+    parser.add_argument('--rounds', type=int, default=3)
+    parser.add_argument('--budget', type=float, default=20.0,
+                        help='seconds of claims per driver and round at '
+                             'most (upstream at a large N)')
+    parser.add_argument('--worker', help=argparse.SUPPRESS)
+    parser.add_argument('--url', help=argparse.SUPPRESS)
+    parser.add_argument('--dbid', type=int, help=argparse.SUPPRESS)
+    parser.add_argument('--tree', help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.worker:
+        return worker(args.worker, args.url, args.dbid, args.tree)
+    if not args.baseline or not os.path.isdir(
+            os.path.join(args.baseline, 'zaqar_delay')):
+        parser.error('--baseline must name a zaqar-delay checkout')
+
+    from tests.fixtures import services
+    server = services.redis_server()
+    revision = subprocess.run(
+        ['git', '-C', args.baseline, 'log', '-1', '--format=%h %s'],
+        capture_output=True, text=True).stdout.strip() or args.baseline
+    print('redis-server %s on %s; baseline: %s' % (
+        server.client.info()['redis_version'], server.url, revision))
+    workers = [Worker('redis', server.url, 0),
+               Worker('baseline', server.url, 1, args.baseline),
+               Worker('redis.delay', server.url, 2)]
+    for w in workers[1:]:
+        print('%s: %s' % (w.name, w.package))
+    print('\nclaim (limit 1), median ms over %d rounds taking turns '
+          '(claims timed)' % args.rounds)
+    print('%9s %13s %13s %13s %10s %10s' % (
+        'N ahead', 'redis', 'baseline', 'redis.delay', '/baseline',
+        '/redis'))
+    ahead = 0
+    try:
+        for size in (int(s) for s in args.sizes.split(',') if s):
+            times = {w.name: [] for w in workers}
+            for w in workers:
+                w.ask('post %d' % (size - ahead))
+            ahead = size
+            for _ in range(args.rounds):
+                for w in workers:
+                    times[w.name] += w.ask('claim %d %s' % (
+                        args.repeats, args.budget))
+            med = {name: statistics.median(t) for name, t in times.items()}
+            print('%9d %8.3f(%3d) %8.3f(%3d) %8.3f(%3d) %9.2fx %9.4fx' % (
+                size, med['redis'], len(times['redis']), med['baseline'],
+                len(times['baseline']), med['redis.delay'],
+                len(times['redis.delay']),
+                med['redis.delay'] / med['baseline'],
+                med['redis.delay'] / med['redis']))
+            sys.stdout.flush()
+    finally:
+        for w in workers:
+            w.stop()
+
+
+if __name__ == '__main__':
+    main()
