@@ -76,9 +76,10 @@ REDIS_GROUP = 'drivers:message_store:redis.delay'
 REDIS_OPTS = [
     cfg.IntOpt('wait_replicas', default=0, min=0, max=16, help=(
         'Replicas that must hold a write before it is acknowledged. '
-        'With N > 0, every message and claim script that writes is '
-        'followed by WAIT N on the same connection; a write not '
-        'replicated in time fails the request with a 503 that the '
+        'With N > 0, every write (messages, claims, pushes, schedules, '
+        'replays; queue records too when the management store is '
+        'redis.delay) is followed by WAIT N on the same connection; a '
+        'write not replicated in time fails the request with a 503 that the '
         'client may retry, so that a post, claim or delete that was '
         'answered with success survives a Sentinel failover. With 0 '
         '(Zaqar\'s behaviour), a write acknowledged by the primary alone '
@@ -89,7 +90,8 @@ REDIS_OPTS = [
         'Milliseconds a write waits for [drivers:message_store:'
         'redis.delay] wait_replicas replicas. Must be below the '
         'socket_timeout of the redis URI (0.1 s unless the URI says '
-        'otherwise), or the driver refuses to start.')),
+        'otherwise; the management store\'s URI too when it is '
+        'redis.delay), or the driver refuses to start.')),
 ]
 
 PUSH_GROUP = 'delay_push'

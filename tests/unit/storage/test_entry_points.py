@@ -5,6 +5,8 @@ import testtools
 
 from zaqar_delay.storage.mongodb import driver as mongodb
 from zaqar_delay.storage.redis import driver as redis
+from zaqar_delay.storage.swift import driver as swift
+from zaqar_delay.storage.swift import stages as swift_stages
 
 DRIVERS = {
     'redis.delay': redis.DataDriver,
@@ -31,3 +33,14 @@ class EntryPointsTest(testtools.TestCase):
                 names = stevedore.ExtensionManager(
                     '%s.%s.stages' % (cls.__module__, resource)).names()
                 self.assertEqual(expected, names, (cls, resource))
+
+    def test_swift_stages_are_the_translated_ones(self):
+        # Each raises a Swift that fails as StoreUnavailable (failures).
+        for resource, cls in (
+                ('queue', swift_stages.MessageQueueHandler),
+                ('topic', swift_stages.MessageTopicHandler)):
+            found = stevedore.ExtensionManager('%s.%s.stages' % (
+                swift.DataDriver.__module__, resource))
+            self.assertEqual([cls], [
+                ext.plugin for ext in found
+                if ext.name == 'message_queue_handler'], resource)

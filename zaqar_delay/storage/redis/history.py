@@ -13,6 +13,7 @@ from zaqar_delay.history import replay
 from zaqar_delay.storage import base
 from zaqar_delay.storage import common
 from zaqar_delay.storage.redis import keys
+from zaqar_delay.storage.redis import scripting
 from zaqar_delay.storage.redis import upstream
 
 # Seconds the stream ids (the redis server's clock) may be off from the
@@ -50,7 +51,8 @@ def read(client, queue, project, since=None, until=None, page=1000):
 class History(base.History):
     """A ``redis.delay`` store's history; a replay makes two
     requests per message posted (the post, the ``replayed`` record)
-    besides reading the history."""
+    besides reading the history. With ``wait_replicas`` each is
+    acknowledged once replicated, or raises ``NotReplicated``."""
 
     def events(self, queue, project, since=None, until=None):
         return read(self.driver.connection, queue, project, since, until)
@@ -64,8 +66,10 @@ class History(base.History):
         new_id, = self.messages.store(
             target, project, [message], client_uuid, delays,
             [dedup.Dedup(digest, message['ttl'])], keep)
-        self.driver.connection.xadd(keys.history(queue, project), {
-            'm': posted.message_id, 'k': history.REPLAYED,
-            't': self.driver.now(), 'to': target, 'as': new_id},
-            nomkstream=True)
+        scripting.sent(
+            self.driver.connection, self.driver.replication,
+            lambda pipe: pipe.xadd(keys.history(queue, project), {
+                'm': posted.message_id, 'k': history.REPLAYED,
+                't': self.driver.now(), 'to': target, 'as': new_id},
+                nomkstream=True))
         return replay.Replayed(posted, new_id, False)

@@ -15,7 +15,8 @@ Scripts are redis-py registered scripts: run by SHA, and loaded again
 on a ``NOSCRIPT`` reply, which is what a primary promoted by Sentinel
 gives until it runs each script once (tests/functional/storage/redis/
 test_sentinel.py). With ``wait_replicas`` (:class:`Replication`), each
-write script is sent with a ``WAIT`` behind it on one connection.
+write script is sent with a ``WAIT`` behind it on one connection, as
+are the plain commands sent through ``sent``.
 """
 
 import collections
@@ -120,7 +121,9 @@ class Scripts:
     STORE = ('push_take', 'push_done', 'push_delivered', 'push_failed',
              'push_forget', 'schedule_take', 'schedule_advance',
              'schedule_touch')
-    NAMES = QUEUE + STORE
+    # The management store's writes of queue records (``control``).
+    RECORDS = ('queue_create', 'queue_update', 'queue_delete')
+    NAMES = QUEUE + STORE + RECORDS
     # What a lost write of these costs, at a failover: a list's only
     # writes are promotions, which the next claim or list makes again.
     READS = ('list',)
@@ -147,16 +150,26 @@ class Scripts:
         """The replies of script ``name`` run once per (keys, args) of
         ``calls``, in one round trip (a pipeline, not a transaction),
         with WAIT behind them as for one script (``Replicated``)."""
-        wanted, timeout_ms = self.replication
-        with self.client.pipeline(transaction=False) as pipe:
+        def stage(pipe):
             for script_keys, args in calls:
                 self._plain[name](keys=script_keys, args=args, client=pipe)
-            if wanted:
-                pipe.wait(wanted, timeout_ms)
-            replies = pipe.execute()
+        return sent(self.client, self.replication, stage)
+
+
+def sent(client, replication, stage):
+    """The replies of the commands ``stage(pipe)`` queues on a pipeline
+    of ``client`` (one round trip, not a transaction), with ``WAIT``
+    behind them when ``replication`` names replicas; raises
+    ``errors.NotReplicated`` when fewer acknowledged them in time."""
+    wanted, timeout_ms = replication
+    with client.pipeline(transaction=False) as pipe:
+        stage(pipe)
         if wanted:
-            acked = replies.pop()
-            if acked < wanted:
-                raise errors.NotReplicated(acked=acked, wanted=wanted,
-                                           timeout_ms=timeout_ms)
-        return replies
+            pipe.wait(wanted, timeout_ms)
+        replies = pipe.execute()
+    if wanted:
+        acked = replies.pop()
+        if acked < wanted:
+            raise errors.NotReplicated(acked=acked, wanted=wanted,
+                                       timeout_ms=timeout_ms)
+    return replies

@@ -6,8 +6,8 @@ that lacks one of them fails that test with the name.
 
 Besides these, the controllers rely on what upstream's redis controllers
 set up in ``__init__`` (``_client``, ``_queue_ctrl``; the queue
-controller's ``_client``, in ``metadata``) and on the
-inherited methods below.
+controller's ``_client``, in ``metadata``; its ``_packer``, in
+``control``) and on the inherited methods below.
 """
 
 import types

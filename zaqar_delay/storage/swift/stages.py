@@ -1,8 +1,10 @@
-"""Queue stage of ``swift.delay``: stats from the index, clean deletes.
+"""Queue and topic stages of ``swift.delay``: stats from the index,
+clean deletes.
 
-Zaqar loads it from the ``zaqar_delay.storage.swift.driver.queue.stages``
-entry point, named after the driver's module, and not through the
-driver: it translates Swift's failures itself (``failures``).
+Zaqar loads them from the ``zaqar_delay.storage.swift.driver.queue.stages``
+and ``...topic.stages`` entry points, named after the driver's module,
+and not through the driver: they translate Swift's failures themselves
+(``failures``).
 """
 
 from zaqar.storage import errors
@@ -57,3 +59,9 @@ class MessageQueueHandler(upstream_messages.MessageQueueHandler):
         stats = {'messages': counts}
         stats.update(schedules.next_tick(self.driver, name, project))
         return stats
+
+
+# Upstream's topic stage (a topic's message container), raising a Swift
+# that fails as ``errors.StoreUnavailable``.
+MessageTopicHandler = failures.translated(
+    upstream_messages.MessageTopicHandler)

@@ -9,6 +9,7 @@ import os
 import tempfile
 import uuid
 
+import redis
 from zaqar.common import errors as zaqar_errors
 from zaqar.conf import drivers_management_store_redis as management_opts
 from zaqar.conf import drivers_message_store_redis as message_opts
@@ -18,8 +19,11 @@ from tests.fixtures import redis_sentinel
 from tests.fixtures import redis_store
 from zaqar_delay.cmd import manage
 from zaqar_delay import errors
+from zaqar_delay.history import events
 from zaqar_delay import pending
 from zaqar_delay import opts
+from zaqar_delay.storage.redis import keys
+from zaqar_delay.storage.redis import upstream
 
 PROJECT = 'p.sentinel'
 QUEUE = 'q-sentinel'
@@ -174,9 +178,20 @@ class WaitReplicasTest(SentinelTest):
 
     wait_replicas = 1
 
+    def replica(self):
+        return next(s for s in self.group.servers
+                    if s.port != self.group.primary_port())
+
+    def lose(self, replica):
+        """Kill ``replica``; return once the primary has no replica."""
+        replica.kill()
+        primary = self.group.primary()
+        redis_sentinel.poll(
+            lambda: primary.client.info('replication')[
+                'connected_slaves'] == 0, 'the replica gone', 30)
+
     def test_an_acknowledged_post_is_on_the_replica(self):
-        replica = next(s for s in self.group.servers
-                       if s.port != self.group.primary_port())
+        replica = self.replica()
         for _ in range(20):
             # WAIT returned: the replica holds the message, no polling.
             mid, = self.post()
@@ -225,3 +240,54 @@ class WaitReplicasTest(SentinelTest):
                 'connected_slaves'] == 0, 'the replica gone', 30)
         for write in writes:
             self.assertRaises(errors.NotReplicated, write)
+
+    def test_queue_writes_of_the_management_store_wait(self):
+        replica = self.replica()
+        # The management store is database 1 (``make_drivers``).
+        held = redis.Redis(port=replica.port, db=1, socket_timeout=5)
+        self.addCleanup(held.close)
+        queues = self.control.queue_controller
+        record = keys.queue_hash('q-made', PROJECT)
+        # WAIT returned: the replica holds each write, no polling.
+        self.assertTrue(queues.create('q-made', {'a': 1}, project=PROJECT))
+        self.assertEqual({'a': 1}, upstream.unpack(held.hget(record, 'm')))
+        queues.set_metadata('q-made', {'a': 2}, project=PROJECT)
+        self.assertEqual({'a': 2}, upstream.unpack(held.hget(record, 'm')))
+        queues.delete('q-made', project=PROJECT)
+        self.assertEqual(0, held.exists(record))
+        self.lose(replica)
+        for write in (
+                lambda: queues.create('q-lost', project=PROJECT),
+                lambda: queues.set_metadata(QUEUE, {'a': 3},
+                                            project=PROJECT),
+                lambda: queues.delete(QUEUE, project=PROJECT)):
+            self.assertRaises(errors.NotReplicated, write)
+
+    def test_a_replayed_event_waits(self):
+        replica = self.replica()
+        self.queues.set_metadata(QUEUE, {'_history_ttl': 600},
+                                 project=PROJECT)
+        self.queues.create('q-replayed', project=PROJECT)
+        self.post(2)
+        history = self.driver.history_class(self.driver)
+        posted = history.events(QUEUE, PROJECT)
+        stream = keys.history(QUEUE, PROJECT)
+        history.post(QUEUE, PROJECT, posted[0], 'q-replayed', None, CLIENT)
+        # WAIT returned: the replica holds the event, no polling.
+        (_, fields), = replica.client.xrevrange(stream, count=1)
+        self.assertEqual(events.REPLAYED.encode(), fields[b'k'])
+        messages = self.driver.message_controller
+        store = messages.store
+
+        def store_then_lose_the_replica(*args):
+            # The post was replicated; the event after it is not.
+            found = store(*args)
+            self.lose(replica)
+            return found
+        messages.store = store_then_lose_the_replica
+        self.addCleanup(delattr, messages, 'store')
+        self.assertRaises(errors.NotReplicated, history.post, QUEUE,
+                          PROJECT, posted[1], 'q-replayed', None, CLIENT)
+        primary = self.group.primary()
+        (_, fields), = primary.client.xrevrange(stream, count=1)
+        self.assertEqual(posted[1].message_id.encode(), fields[b'm'])

@@ -16,6 +16,7 @@ import uuid
 
 import fixtures
 import requests
+import stevedore
 import testtools
 from zaqar.storage import errors as storage_errors
 
@@ -78,6 +79,18 @@ class Unavailable(behaviour.Helpers):
                                {'ttl': 60, 'grace': 0}, project=PROJECT)
         self.assertUnavailable(claims.delete, self.queue, claim_id,
                                project=PROJECT)
+
+    def test_topic_stage(self):
+        # Loaded as Zaqar loads it (zaqar.storage.pipeline): the entry
+        # point named after the driver's module.
+        stage, = [found.obj for found in stevedore.ExtensionManager(
+            'zaqar_delay.storage.swift.driver.topic.stages',
+            invoke_on_load=True, invoke_args=(self.driver, self.control))]
+        topic = 't-' + uuid.uuid4().hex[:8]
+        stage.create(topic, project=PROJECT)
+        self.fail_swift()
+        self.assertUnavailable(stage.create, topic, project=PROJECT)
+        self.assertUnavailable(stage.delete, topic, project=PROJECT)
 
     def test_queue_stats(self):
         self.fail_swift()
