@@ -1,4 +1,5 @@
-"""Queue stage of ``redis.delay``: stats that know about delays.
+"""Queue stage of ``redis.delay``: stats that know about delays, and
+upstream's queue writes acknowledged by the replicas (``wait_replicas``).
 
 Zaqar loads it from the ``zaqar_delay.storage.redis.driver.queue.stages``
 entry point, named after the driver's module.
@@ -10,6 +11,7 @@ from zaqar.storage.redis import utils
 from zaqar_delay import delay
 from zaqar_delay import schedules
 from zaqar_delay.storage.redis import keys
+from zaqar_delay.storage.redis import scripting
 from zaqar_delay.storage.redis import waiting
 
 
@@ -32,7 +34,39 @@ class MessageQueueHandler(upstream_messages.MessageQueueHandler):
     newest are looked for, ``[delay] promote_batch_size`` at each end
     per look; a queue whose ends stay gone for ``TRIES`` looks is
     counted empty by that call, never a 503.
+
+    With ``wait_replicas``, ``create`` and ``delete`` send upstream's
+    transaction with a ``WAIT`` behind it on the same connection, and
+    raise ``NotReplicated`` when fewer replicas acknowledged it in time.
     """
+
+    @utils.raises_conn_error
+    def create(self, name, metadata=None, project=None):
+        if not self.driver.replication.replicas:
+            return super().create(name, metadata, project)
+        self._replicated(lambda pipe: self._message_ctrl._create_msgset(
+            name, project, pipe))
+
+    @utils.raises_conn_error
+    @utils.retries_on_connection_error
+    def delete(self, name, project=None):
+        if not self.driver.replication.replicas:
+            return super().delete(name, project)
+
+        def stage(pipe):
+            self._message_ctrl._delete_msgset(name, project, pipe)
+            self._message_ctrl._delete_queue_messages(name, project, pipe)
+        self._replicated(stage)
+
+    def _replicated(self, stage):
+        """``stage(pipe)``'s commands in one MULTI/EXEC, WAIT behind it
+        (a transaction's pipeline would put the WAIT inside, where it
+        waits for nothing)."""
+        def transaction(pipe):
+            pipe.execute_command('MULTI')
+            stage(pipe)
+            pipe.execute_command('EXEC')
+        scripting.sent(self._client, self.driver.replication, transaction)
 
     @utils.raises_conn_error
     @utils.retries_on_connection_error

@@ -13,6 +13,8 @@ import redis
 from zaqar.common import errors as zaqar_errors
 from zaqar.conf import drivers_management_store_redis as management_opts
 from zaqar.conf import drivers_message_store_redis as message_opts
+from zaqar.storage.redis import messages as zaqar_messages
+from zaqar.storage.redis import utils as zaqar_utils
 
 from tests.fixtures import logs
 from tests.fixtures import redis_sentinel
@@ -23,6 +25,7 @@ from zaqar_delay.history import events
 from zaqar_delay import pending
 from zaqar_delay import opts
 from zaqar_delay.storage.redis import keys
+from zaqar_delay.storage.redis import stages
 from zaqar_delay.storage.redis import upstream
 
 PROJECT = 'p.sentinel'
@@ -262,6 +265,24 @@ class WaitReplicasTest(SentinelTest):
                                             project=PROJECT),
                 lambda: queues.delete(QUEUE, project=PROJECT)):
             self.assertRaises(errors.NotReplicated, write)
+
+    def test_queue_writes_of_the_message_store_stage_wait(self):
+        replica = self.replica()
+        stage = stages.MessageQueueHandler(self.driver, self.control)
+        member = zaqar_utils.msgset_key('q-staged',
+                                        keys.scoped_project(PROJECT))
+        # WAIT returned: the replica holds each write, no polling.
+        stage.create('q-staged', project=PROJECT)
+        self.assertIsNotNone(replica.client.zscore(
+            zaqar_messages.MSGSET_INDEX_KEY, member))
+        stage.delete('q-staged', project=PROJECT)
+        self.assertIsNone(replica.client.zscore(
+            zaqar_messages.MSGSET_INDEX_KEY, member))
+        self.lose(replica)
+        self.assertRaises(errors.NotReplicated, stage.create, 'q-lost',
+                          project=PROJECT)
+        self.assertRaises(errors.NotReplicated, stage.delete, QUEUE,
+                          project=PROJECT)
 
     def test_a_replayed_event_waits(self):
         replica = self.replica()
