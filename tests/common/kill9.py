@@ -146,6 +146,11 @@ class KillTests:
         """A data driver on the store the workers use: the test base's."""
         return self.driver
 
+    def describe(self, data, queue, mid, project):
+        """What the store holds of message ``mid`` that a claim did not
+        take, for the report."""
+        return repr(data.message_controller.get(queue, mid, project))
+
     def prefill(self, data, queue, project):
         ids = []
         for n in range(0, PREFILL, 10):
@@ -197,6 +202,9 @@ class KillTests:
                   % (run.kills, len(got.posted), len(got.deleting),
                      len(came), twice, undeleted, hidden, missing,
                      got.unreplied_pops, folder))
+        for mid in hidden:
+            report += '\n%s at %.3f: %s' % (
+                mid, time.time(), self.describe(data, queue, mid, project))
         print(report)
         self.assertGreaterEqual(run.kills, KILLS)
         self.assertGreater(len(got.posted), 0, report)
