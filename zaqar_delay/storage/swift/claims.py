@@ -22,6 +22,10 @@ from zaqar_delay.storage.swift import stored
 from zaqar_delay.storage.swift import taker
 from zaqar_delay.storage.swift import upstream
 
+# How far Swift's clock (which ends a lock) may be ahead of the
+# driver's, in seconds (``ClaimController.delete``).
+CLOCKS_APART = 1
+
 # A message a claim holds (``ClaimController._held``): its id, its
 # ``locks.Lock``, and its object's headers and body.
 Held = collections.namedtuple('Held', 'mid lock headers body')
@@ -247,7 +251,11 @@ class ClaimController(upstream_claims.ClaimController):
             history.record(self._client, queue, project, history.keeps(msg),
                            mid, events.RELEASED, now, claim=claim_id,
                            wait=str(wait))
-        index.delete(idx.CLAIM_EXPIRY, idx.claim_ends(expires, claim_id))
+        # A claim that ended while it was released may hold messages
+        # whose locks ended before they were read (passed over above):
+        # its entry stays, for promotion to give them back.
+        if self.driver.clock() + CLOCKS_APART < expires:
+            index.delete(idx.CLAIM_EXPIRY, idx.claim_ends(expires, claim_id))
         with responses.tolerating(responses.NOT_FOUND):
             self._client.delete_object(
                 upstream.claim_container(queue, project), claim_id)

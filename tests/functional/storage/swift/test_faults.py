@@ -85,6 +85,33 @@ class SwiftFaultTest(behaviour.Helpers, swift_store.DelayTestBase):
         self.assertEqual([], self.claim()[1])       # B's claim is live
         self.messages.delete(self.queue, mid, project=PROJECT, claim=b_id)
 
+    def test_a_claim_that_ends_while_it_is_released_hides_nothing(self):
+        # The claim ends after the release gave back the first message
+        # and before it reads the second one's lock.
+        first, second = self.post(0, 0)
+        a, _ = self.claim(ttl=30)
+        write, lock_of = objects.put, idx.Index.lock_of
+
+        def write_then_the_claim_ends(*args, **kwargs):
+            write(*args, **kwargs)
+            timeutils.advance_time_seconds(31)
+
+        def as_swift_reads_it(index, mid):
+            # Swift answers 404 for an object whose X-Delete-At has
+            # passed (by its own clock: here, the test's).
+            held = lock_of(index, mid)
+            return held if held and held.expires > timeutils.utcnow_ts(
+                True) else None
+
+        self.useFixture(fixtures.MonkeyPatch(
+            'zaqar_delay.storage.swift.index.Index.lock_of',
+            as_swift_reads_it))
+        with fixtures.MonkeyPatch(
+                'zaqar_delay.storage.swift.claims.objects.put',
+                write_then_the_claim_ends):
+            self.claims.delete(self.queue, a, project=PROJECT)
+        self.assertEqual([first, second], sorted(self.claim()[1]))
+
     def test_a_message_deleted_without_a_claim_does_not_come_back(self):
         # A claim takes the lock and reads the message just after the
         # delete reads the lock, and writes the message back only after
