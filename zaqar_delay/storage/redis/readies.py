@@ -14,6 +14,11 @@ from zaqar_delay.storage.redis import keys
 ASKED = 4  # replies of ``ask``
 
 
+def _rank(c, offset):
+    """The rank of ``offset``, a member of ready chunk ``c``."""
+    return int(c) * keys.CHUNK + int(offset)
+
+
 def ask(pipe, index):
     """Queue a queue's first reads on ``pipe``: ``ASKED`` replies."""
     pipe.get(index.ready_count)
@@ -43,7 +48,7 @@ def first(replies, first_replies):
     """The id of the ready message of the lowest rank, or None."""
     found = [(rank, mid) for mid, rank in replies[3]]
     if first_replies and first_replies[0]:
-        rank = float(first_replies[0][0])
+        rank = _rank(replies[2][0], first_replies[0][0])
         found += [(at, mid) for mid, at in first_replies[1] if at == rank]
     return min(found)[1] if found else None
 
@@ -54,7 +59,8 @@ def ids(client, index):
     for a request."""
     found = []
     for c in client.zrange(index.ready_chunks, 0, -1):
-        for rank in client.zrange(index.ready_chunk(c.decode()), 0, -1):
+        for offset in client.zrange(index.ready_chunk(c.decode()), 0, -1):
+            rank = _rank(c, offset)
             found += client.zrangebyscore(index.messages, rank, rank)
     found += client.zrange(index.ready, 0, -1)
     return [mid.decode() for mid in found]

@@ -11,7 +11,8 @@ class FirstTest(testtools.TestCase):
         return [b'3', len(old), [b'1'], list(old)]
 
     def test_the_lowest_rank_of_chunks_and_earlier_set(self):
-        chunk = [[b'130'], [(b'a', 129.0), (b'b', 130.0), (b'c', 131.0)]]
+        # Chunk 1's first offset, 2: rank 130.
+        chunk = [[b'2'], [(b'a', 129.0), (b'b', 130.0), (b'c', 131.0)]]
         self.assertEqual(b'b', readies.first(self.replies(), chunk))
         self.assertEqual(b'x', readies.first(
             self.replies([(b'x', 7.0)]), chunk))

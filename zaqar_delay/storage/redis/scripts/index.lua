@@ -20,8 +20,9 @@ their earliest due time, and count_key() (a string) counts the waiting
 messages. A waiting message's id is its rank's member in ``messages``.
 
 Ready messages are in chunks of the same ranks: chunk_key(c, ready)
-(member and score: rank), listed by list_key(ready) (score: c) and
-counted by count_key(ready). ``ready`` itself is the rank -> id set
+(member and score: the rank's offset in the chunk, rank - c * CHUNK,
+the smallest a compact entry gets), listed by list_key(ready) (score:
+c) and counted by count_key(ready). ``ready`` itself is the rank -> id set
 that versions before ready chunks kept: still read and emptied (claims,
 lists, deletes), never added to; ``migrate`` empties it.
 
@@ -138,13 +139,18 @@ local function id_of(rank)
                       'LIMIT', 0, 1)[1] or false
 end
 
+-- The offset of `rank` in its chunk c: a ready chunk's member and score.
+local function offset_in(rank, c)
+    return string.format('%d', tonumber(rank) - tonumber(c) * CHUNK)
+end
+
 -- Makes the message of `rank` ready, in this queue or in another queue
 -- whose `ready` key r is given (move.lua, dead_letter.lua).
 local function make_ready(rank, r)
     r = r or ready
     local c = chunk_of(rank)
-    if redis.call('ZADD', chunk_key(c, r), rank,
-                  string.format('%d', rank)) == 1 then
+    local offset = offset_in(rank, c)
+    if redis.call('ZADD', chunk_key(c, r), offset, offset) == 1 then
         redis.call('INCR', count_key(r))
         redis.call('ZADD', list_key(r), c, c)
     end
@@ -156,7 +162,7 @@ end
 local function unready(rank, mid)
     local c = chunk_of(rank)
     local key = chunk_key(c, ready)
-    if redis.call('ZREM', key, string.format('%d', rank)) == 1 then
+    if redis.call('ZREM', key, offset_in(rank, c)) == 1 then
         if redis.call('DECR', ready_count) <= 0 then
             redis.call('DEL', ready_count)
         end
@@ -175,17 +181,22 @@ end
 -- Work: O(log n + want log n).
 local function ready_after(found, after, want)
     local from = after and '(' .. after or '-inf'
+    local first = after and chunk_of(after)
     local chunks = redis.call('ZRANGEBYSCORE', ready_chunks,
-                              after and chunk_of(after) or '-inf', '+inf',
-                              'LIMIT', 0, want + 1)
+                              first or '-inf', '+inf', 'LIMIT', 0, want + 1)
     local taken = 0
     for _, c in ipairs(chunks) do
-        local ranks = redis.call('ZRANGEBYSCORE', chunk_key(c, ready), from,
-                                 '+inf', 'LIMIT', 0, want - taken)
-        for _, rank in ipairs(ranks) do
-            found[#found + 1] = {tonumber(rank), id_of(rank)}
+        local low = '-inf'
+        if c == first then
+            low = '(' .. offset_in(after, c)
         end
-        taken = taken + #ranks
+        local offsets = redis.call('ZRANGEBYSCORE', chunk_key(c, ready), low,
+                                   '+inf', 'LIMIT', 0, want - taken)
+        for _, offset in ipairs(offsets) do
+            local rank = tonumber(c) * CHUNK + tonumber(offset)
+            found[#found + 1] = {rank, id_of(rank)}
+        end
+        taken = taken + #offsets
         if taken >= want then
             break
         end
