@@ -75,26 +75,39 @@ class MigrateTest(redis_store.DelayTestBase):
             mid: self.redis.zscore(index.messages, mid) for mid in old})
         self.assertEqual(old, readies.ids(self.redis, index))
         new = post(5)
-        self.assertEqual(old[:10], self.claim(self.driver, 10))
+        # Released, the first 10 go to chunks, ranks below the old set's.
+        claim_id, _ = self.driver.claim_controller.create(
+            self.queue, {'ttl': 600, 'grace': 60}, self.project, limit=10)
+        self.driver.claim_controller.delete(self.queue, claim_id,
+                                            self.project)
+        self.assertEqual(old[:12], self.claim(self.driver, 12))
+        self.driver.claim_controller.delete(
+            self.queue, self.driver.claim_controller.create(
+                self.queue, {'ttl': 600, 'grace': 60}, self.project,
+                limit=2)[0], self.project)   # old[12:14], released
         listed = msgs.list(self.queue, self.project, limit=5,
                            include_delayed=False)
-        self.assertEqual(old[10:15], [m['id'] for m in next(listed)])
+        self.assertEqual(old[12:17], [m['id'] for m in next(listed)])
+        self.assertEqual(sorted(old[12:] + new),
+                         sorted(readies.ids(self.redis, index)))
+        self.assertEqual(old[14:], [mid.decode() for mid in self.redis.zrange(
+            index.ready, 0, -1)])
 
-        self.assertIn('ready 295, waiting 1, claimed 10, gone 0',
+        self.assertIn('ready 293, waiting 1, claimed 12, gone 0',
                       self.manage('--to', 'redis.delay'))
         self.assertEqual(0, self.redis.exists(index.ready))
         for chunk in keys.chunks(self.redis, index):
             self.assertIn(self.redis.object('encoding', chunk),
                           (b'ziplist', b'listpack'))
-        self.assertEqual(old[10:] + new, readies.ids(self.redis, index))
-        self.assertIn('ready 295, waiting 1, claimed 10, gone 0',
+        self.assertEqual(old[12:] + new, readies.ids(self.redis, index))
+        self.assertIn('ready 293, waiting 1, claimed 12, gone 0',
                       self.manage('--to', 'redis.delay'))
-        self.assertEqual(old[10:] + new, readies.ids(self.redis, index))
-        self.assertEqual(b'295', self.redis.get(index.ready_count))
+        self.assertEqual(old[12:] + new, readies.ids(self.redis, index))
+        self.assertEqual(b'293', self.redis.get(index.ready_count))
         taken = []
         for _ in range(10):
             taken += self.claim(self.driver, 40)
-        self.assertEqual(old[10:] + new, taken)
+        self.assertEqual(old[12:] + new, taken)
         self.assertEqual(0, self.redis.exists(index.ready_chunks,
                                               index.ready_count))
         timeutils.advance_time_seconds(300)
