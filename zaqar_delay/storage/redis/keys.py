@@ -57,7 +57,7 @@ def split_scope(scope):
 # The six sets of a queue's index, in the order every script takes them
 # as KEYS[1..6] (scripts/index.lua names them the same way).
 MESSAGES = 'messages'               # upstream: rank -> id, every message
-READY = 'delay.ready'               # rank -> id: due and not claimed
+READY = 'delay.ready'               # chunks of ranks: due, not claimed
 WAITING = 'delay.wait'              # chunk -> chunk: chunks of waiting
 DUE = 'delay.wait_due'              # earliest due time -> chunk
 CLAIMED = 'delay.claimed'           # rank -> id: held by a claim
@@ -68,11 +68,15 @@ SUFFIXES = (MESSAGES, READY, WAITING, DUE, CLAIMED, CLAIM_EXPIRY)
 
 # Waiting messages are in chunks of CHUNK ranks: chunk c of a queue is
 # the sorted set <waiting>CHUNK_INFIX<c>, and <waiting>WAITING_COUNT
-# counts them. Defined here only: the scripts get them when loaded
+# counts them. Ready messages too: chunk c is <ready>CHUNK_INFIX<c>,
+# <ready>CHUNK_LIST lists the chunks and <ready>WAITING_COUNT counts
+# them (<ready> itself is the rank -> id set of earlier versions, read
+# until empty). Defined here only: the scripts get them when loaded
 # (``scripting.source``, scripts/index.lua).
 CHUNK = 128
 CHUNK_INFIX = '.#'
 WAITING_COUNT = '.#n'
+CHUNK_LIST = '.#c'
 # The waiting sets of stores written before chunks (rank -> id and due
 # time -> id), which ``migrate`` replaces.
 UNCHUNKED = ('delay.waiting', 'delay.due')
@@ -96,6 +100,25 @@ class Index(collections.namedtuple(
         """A string: how many messages wait, in all chunks."""
         return self.waiting + WAITING_COUNT
 
+    def ready_chunk(self, c):
+        """The sorted set of ready chunk ``c``: rank -> rank."""
+        return '%s%s%s' % (self.ready, CHUNK_INFIX, c)
+
+    @property
+    def ready_chunks(self):
+        """The sorted set of the ready chunks holding any: c -> c."""
+        return self.ready + CHUNK_LIST
+
+    @property
+    def ready_count(self):
+        """A string: how many messages are in the ready chunks."""
+        return self.ready + WAITING_COUNT
+
+    @property
+    def chunk_lists(self):
+        """The keys that list or count a queue's chunks."""
+        return [self.waiting_count, self.ready_chunks, self.ready_count]
+
     @property
     def unchunked(self):
         """The keys ``UNCHUNKED`` of this queue."""
@@ -104,9 +127,11 @@ class Index(collections.namedtuple(
 
 
 def chunks(client, index):
-    """Every key of a queue's waiting chunks, with its count key."""
+    """Every key of a queue's waiting and ready chunks (sorted sets of
+    ranks), not those listing them (``Index.chunk_lists``)."""
     return [index.chunk(c.decode()) for c in client.zrange(
-        index.waiting, 0, -1)] + [index.waiting_count]
+        index.waiting, 0, -1)] + [index.ready_chunk(c.decode()) for c in
+                                  client.zrange(index.ready_chunks, 0, -1)]
 
 
 RANK_COUNTER = 'rank_counter'       # upstream: next rank of the queue

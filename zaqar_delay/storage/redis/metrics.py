@@ -4,11 +4,11 @@ Queues: upstream's ``msgset_index``, and for a pool the queues the
 catalog maps to it (``storage.catalog.pool_queues``).
 
 Per queue, one pipelined round trip for every queue of a scrape (two
-ZCARDs, a ZCOUNT, a GET and four short ranges on the queue's index
-sets, ``keys``), then one more for the HMGET of the first
-ready message of each queue that has one and two reads per waiting
-chunk holding due messages (``waiting``, at most
-``DUE_CHUNKS``): O(log n) per queue, whatever its backlog.
+ZCARDs, a ZCOUNT, two GETs and five short ranges on the queue's index
+sets, ``keys``), then one more for two reads per waiting chunk holding
+due messages (``waiting``, at most ``DUE_CHUNKS``) and two naming the
+first ready message (``readies``), and one for the HMGET of that
+message: O(log n) per queue, whatever its backlog.
 Store-wide: ZCARD of the pending and failed pushes, and an HGETALL of
 the counters the claim, release and dead-letter scripts keep
 (``keys.METRICS``, ``scripts/metrics.lua``).
@@ -20,6 +20,7 @@ from zaqar_delay import counts
 from zaqar_delay.storage import base
 from zaqar_delay.storage import catalog
 from zaqar_delay.storage.redis import keys
+from zaqar_delay.storage.redis import readies
 from zaqar_delay.storage.redis import waiting
 
 
@@ -56,34 +57,43 @@ class Metrics(base.MetricsReader):
         """{(project, queue): QueueStats} of ``named`` queues at ``now``."""
         client = self.driver.connection
         indexes = [keys.index(queue, project) for project, queue in named]
+        width = 3 + readies.ASKED + 3
         with client.pipeline(transaction=False) as pipe:
             for index in indexes:
-                pipe.zcard(index.ready)
                 pipe.zcard(index.claimed)
                 pipe.zcount(index.claim_expiry, '-inf', now)
                 pipe.zrangebyscore(index.claim_expiry, '-inf', now, start=0,
                                    num=1, withscores=True)
-                pipe.zrange(index.ready, 0, 0)
+                readies.ask(pipe, index)
                 waiting.ask(pipe, index, now)
             replies = pipe.execute()
-        rows = [replies[at:at + 8] for at in range(0, len(replies), 8)]
+        rows = [replies[at:at + width]
+                for at in range(0, len(replies), width)]
+        ready_at = slice(3, 3 + readies.ASKED)
+        wait_at = slice(3 + readies.ASKED, width)
         with client.pipeline(transaction=False) as pipe:
-            sizes = [waiting.ask_chunks(pipe, index, row[5:], now)
+            sizes = [(waiting.ask_chunks(pipe, index, row[wait_at], now),
+                      readies.ask_first(pipe, index, row[ready_at]))
                      for index, row in zip(indexes, rows)]
-            for row in rows:
-                if row[4]:
-                    pipe.hmget(row[4][0], 'dm', 'd', 'cr')
-            second = pipe.execute()
-        chunk_replies, firsts = second[:sum(sizes)], iter(second[sum(sizes):])
+            second = iter(pipe.execute())
+        chunk_replies, firsts = [], []
+        for row, (waits, ready) in zip(rows, sizes):
+            chunk_replies.append([next(second) for _ in range(waits)])
+            firsts.append(readies.first(
+                row[ready_at], [next(second) for _ in range(ready)]))
+        with client.pipeline(transaction=False) as pipe:
+            for mid in firsts:
+                if mid is not None:
+                    pipe.hmget(mid, 'dm', 'd', 'cr')
+            held = iter(pipe.execute())
         found = {}
-        at = 0
-        for name, row, size in zip(named, rows, sizes):
-            ready, claimed, ended, first_ended, first_ready = row[:5]
-            waits = waiting.answer(row[5:], chunk_replies[at:at + size])
-            at += size
+        for name, row, chunks, first in zip(named, rows, chunk_replies,
+                                            firsts):
+            claimed, ended, first_ended = row[:3]
+            waits = waiting.answer(row[wait_at], chunks)
             since = []
-            if first_ready:
-                due_ms, due, created = next(firsts)
+            if first is not None:
+                due_ms, due, created = next(held)
                 since.append(_number(due_ms, 1000) or _number(due) or
                              _number(created))
             if waits.first_due is not None and waits.first_due <= now:
@@ -93,7 +103,7 @@ class Metrics(base.MetricsReader):
             since = [s for s in since if s is not None]
             found[name] = base.QueueStats(
                 delayed=waits.total - waits.due,
-                ready=ready + waits.due + ended,
+                ready=readies.count(row[ready_at]) + waits.due + ended,
                 claimed=claimed - ended,
                 available_since=min(since) if since else None,
                 next_due=waits.next_due)

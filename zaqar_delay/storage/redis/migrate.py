@@ -3,7 +3,8 @@
 
 To ``redis.delay``: every queue's messages are put in the index set of
 their state, as their hashes say (``reindex.lua``, one atomic batch at
-a time); sets of an earlier layout (``keys.UNCHUNKED``) are dropped. To
+a time); sets of an earlier layout (``keys.UNCHUNKED``, and ``ready``
+of rank -> id, which the scripts still read) are dropped. To
 ``redis``: the index sets are dropped (UNLINK). Both ways, the keys of
 projects whose ids hold ``.`` or ``%`` are first renamed (``renames``;
 no zaqar-server may write meanwhile). Idempotent.
@@ -36,7 +37,7 @@ def reindex(scripts, scope, batch=1000, dry_run=False):
         last = encodeutils.safe_decode(reply[0])
         if not last:
             if not dry_run:
-                scripts.client.unlink(*index.unchunked)
+                scripts.client.unlink(index.ready, *index.unchunked)
             return
         after = last
         yield common.Counts(*(int(n) for n in reply[1:]))
@@ -50,11 +51,11 @@ def drop_index(client, scope, dry_run=False):
     chunks = keys.chunks(client, index)
     with client.pipeline() as pipe:
         # Entries naming a message: not the chunk lists.
-        for key in set(own + chunks[:-1]) - {index.waiting, index.due}:
+        for key in set(own + chunks) - {index.waiting, index.due}:
             pipe.zcard(key)
         entries = sum(pipe.execute())
     if not dry_run:
-        client.unlink(*own, *chunks)
+        client.unlink(*own, *chunks, *index.chunk_lists)
     return entries
 
 

@@ -6,8 +6,8 @@ A project is found by its queue set ``<project>.queues_set`` (a sorted
 set; a hash of that name is a queue's record), whose members
 ``<project>.<queue>`` name its queues, under either name. Two groups of
 keys move apart: a queue's data (the keys ``<project>.<queue>.<suffix>``
-of ``SUFFIXES``, its waiting chunks, its history stream, its member of
-upstream's ``msgset_index``) takes the names of the message store
+of ``SUFFIXES``, its waiting and ready chunks, its history stream, its
+member of upstream's ``msgset_index``) takes the names of the message store
 switched to; its record and its member of the queue set, those of the
 management store (``redis.delay``'s unless it is upstream's ``redis``).
 A queue set left empty is gone, so a run that stops half-way is
@@ -26,10 +26,11 @@ from zaqar.storage.redis import subscriptions
 
 from zaqar_delay.storage.redis import keys
 
-# The suffixes of a queue's keys, besides its waiting chunks.
+# The suffixes of a queue's keys, besides its waiting and ready chunks.
 SUFFIXES = (keys.MESSAGES, keys.RANK_COUNTER, keys.CLAIMS,
             subscriptions.SUBSCRIPTION_IDS_SUFFIX, keys.SCHEDULE_AFTERS,
-            keys.WAITING + keys.WAITING_COUNT) + keys.SUFFIXES[1:] + \
+            keys.WAITING + keys.WAITING_COUNT, keys.READY + keys.CHUNK_LIST,
+            keys.READY + keys.WAITING_COUNT) + keys.SUFFIXES[1:] + \
     keys.UNCHUNKED
 # A project id as ``keys.scoped_project`` writes it: no ``.``, and each
 # ``%`` starting ``%25`` or ``%2E``.
@@ -82,11 +83,12 @@ def _pairs(client, old, new):
     ``old`` and ``new``) that exist."""
     names = [('%s.%s' % (old, suffix), '%s.%s' % (new, suffix))
              for suffix in SUFFIXES]
-    waiting = '%s.%s' % (old, keys.WAITING)
-    for chunk in client.zrange(waiting, 0, -1):
-        infix = keys.CHUNK_INFIX + _text(chunk)
-        names.append((waiting + infix,
-                      '%s.%s%s' % (new, keys.WAITING, infix)))
+    for suffix, chunk_list in ((keys.WAITING, ''),
+                               (keys.READY, keys.CHUNK_LIST)):
+        held = '%s.%s' % (old, suffix)
+        for chunk in client.zrange(held + chunk_list, 0, -1):
+            infix = keys.CHUNK_INFIX + _text(chunk)
+            names.append((held + infix, '%s.%s%s' % (new, suffix, infix)))
     with client.pipeline(transaction=False) as pipe:
         for old_key, _ in names:
             pipe.exists(old_key)

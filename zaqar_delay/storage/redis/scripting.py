@@ -2,8 +2,8 @@
 
 A line ``--- @include "name"`` is replaced by the text of ``name.lua``,
 the line ``--- @layout`` (in ``index.lua``) by Lua locals holding the
-chunk layout of ``keys`` (``CHUNK``, ``CHUNK_INFIX``,
-``WAITING_COUNT``), ``--- @buckets`` (in ``metrics.lua``) by the claim
+chunk layout of ``keys`` (``CHUNK``, ``CHUNK_INFIX``, ``WAITING_COUNT``,
+``CHUNK_LIST``), ``--- @buckets`` (in ``metrics.lua``) by the claim
 lateness bucket bounds of ``counts`` (``CLAIM_BUCKETS_MS``) and
 ``--- @claimed_fields`` (in ``fields.lua``) by the message fields a
 claim or a list returns (``records.CLAIMED_FIELDS``), each defined
@@ -44,8 +44,9 @@ NO_WAIT = Replication(0, 0)
 
 def layout():
     """The Lua line that ``--- @layout`` stands for."""
-    return "local CHUNK, CHUNK_INFIX, WAITING_COUNT = %d, '%s', '%s'" % (
-        keys.CHUNK, keys.CHUNK_INFIX, keys.WAITING_COUNT)
+    return ("local CHUNK, CHUNK_INFIX, WAITING_COUNT, CHUNK_LIST = "
+            "%d, '%s', '%s', '%s'" % (keys.CHUNK, keys.CHUNK_INFIX,
+                                      keys.WAITING_COUNT, keys.CHUNK_LIST))
 
 
 def buckets():

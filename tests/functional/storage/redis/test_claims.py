@@ -6,6 +6,7 @@ from tests.common import behaviour
 from tests.fixtures import redis_store
 from zaqar_delay.storage.redis import keys
 from zaqar_delay.storage.redis import metadata
+from zaqar_delay.storage.redis import readies
 
 QUEUE = 'claims.queue.with.dots'
 DEAD = 'claims.dead.letters'
@@ -105,8 +106,7 @@ class ClaimMetadataTest(ClaimTestBase):
             self.claims._terms(self.driver.now_ms(), claim_id, TERMS) +
             [10, 100], {}, planned_with=b'')
         self.assertEqual([metadata.STALE_PLAN, stored], reply)
-        self.assertEqual([mid.encode()], self.redis.zrange(
-            self.index.ready, 0, -1))
+        self.assertEqual([mid], readies.ids(self.redis, self.index))
         self.assertEqual(0, self.redis.exists(claim_id))
 
 
@@ -125,8 +125,7 @@ class PopTest(ClaimTestBase):
         popped = self.pop_script(claim_id, limit=1)
         self.assertEqual([first.encode()], [values[0] for values in popped])
         self.assertEqual(popped, self.pop_script(claim_id, limit=1))
-        self.assertEqual([second.encode()], self.redis.zrange(
-            self.index.ready, 0, -1))
+        self.assertEqual([second], readies.ids(self.redis, self.index))
         self.assertEqual(0, self.redis.exists(first))
         self.assertEqual([], self.redis.zrange(self.index.claimed, 0, -1))
 
@@ -142,7 +141,8 @@ class PopTest(ClaimTestBase):
         dead = keys.index(DEAD, behaviour.PROJECT)
         self.assertIsNotNone(self.redis.zscore(dead.messages, poison))
         for index in (self.index.messages, self.index.claimed,
-                      self.index.claim_expiry, self.index.ready):
+                      self.index.claim_expiry, self.index.ready_chunks):
             self.assertEqual(0, self.redis.zcard(index), index)
+        self.assertEqual([], readies.ids(self.redis, self.index))
         claims_set = keys.claim(QUEUE, behaviour.PROJECT, claim_id)[0]
         self.assertEqual(0, self.redis.zcard(claims_set))

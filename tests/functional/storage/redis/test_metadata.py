@@ -8,6 +8,7 @@ from tests.fixtures import redis_store
 from zaqar_delay import errors
 from zaqar_delay.storage.redis import keys
 from zaqar_delay.storage.redis import metadata
+from zaqar_delay.storage.redis import readies
 from zaqar_delay.storage.redis import waiting
 
 QUEUE = 'metadata.queue.with.dots'
@@ -41,8 +42,7 @@ class PostMetadataTest(redis_store.DelayTestBase):
         self.queues.set_metadata(QUEUE, {'_default_message_delay': 60},
                                  project=behaviour.PROJECT)
         second, = self.post({'n': 2})
-        self.assertEqual([first.encode()], self.redis.zrange(
-            self.index.ready, 0, -1))
+        self.assertEqual([first], readies.ids(self.redis, self.index))
         self.assertEqual([second], list(waiting.ids(self.redis, self.index)))
 
     def test_a_dedup_key_set_after_a_post_applies_to_the_next(self):
@@ -61,7 +61,7 @@ class PostMetadataTest(redis_store.DelayTestBase):
         # A ttl shorter than the delay last seen, not than the queue's.
         mid, = self.messages.post(QUEUE, [{'ttl': 60, 'body': 2}],
                                   behaviour.CLIENT, behaviour.PROJECT)
-        self.assertIsNotNone(self.redis.zscore(self.index.ready, mid))
+        self.assertEqual([mid], readies.ids(self.redis, self.index))
 
     def test_a_post_planned_with_other_metadata_stores_nothing(self):
         self.queues.set_metadata(QUEUE, {'_default_message_delay': 60},

@@ -11,6 +11,7 @@ from tests.common import behaviour
 from tests.fixtures import redis_store
 from zaqar_delay.cmd import manage
 from zaqar_delay.storage.redis import keys
+from zaqar_delay.storage.redis import readies
 
 PROJECT = 'p1'
 CLIENT = str(uuid.uuid4())
@@ -49,9 +50,68 @@ class MigrateTest(redis_store.DelayTestBase):
 
     def index_size(self):
         index = keys.index(self.queue, self.project)
-        chunks = keys.chunks(self.redis, index)
-        return (sum(self.redis.zcard(k) for k in index.own() + chunks[:-1])
-                + self.redis.exists(chunks[-1]))
+        return (sum(self.redis.zcard(k) for k in
+                    index.own() + keys.chunks(self.redis, index))
+                + self.redis.exists(*index.chunk_lists))
+
+    def test_from_ready_set_to_ready_chunks(self):
+        """A store written before ready chunks: ``delay.ready``, rank ->
+        id, is still claimed and listed from, then replaced."""
+        self.create(self.driver)
+        msgs = self.driver.message_controller
+
+        def post(count, **more):
+            return msgs.post(self.queue, [dict(ttl=3600, body=n, **more)
+                                          for n in range(count)],
+                             CLIENT, self.project)
+
+        old = post(100) + post(100) + post(100)   # three chunks
+        waiting = post(1, delay=300)
+        index = keys.index(self.queue, self.project)
+        # Today's layout, as the scripts before chunks wrote it.
+        self.redis.unlink(index.ready_chunks, index.ready_count,
+                          *keys.chunks(self.redis, index))
+        self.redis.zadd(index.ready, {
+            mid: self.redis.zscore(index.messages, mid) for mid in old})
+        self.assertEqual(old, readies.ids(self.redis, index))
+        new = post(5)
+        # Released, the first 10 go to chunks, ranks below the old set's.
+        claim_id, _ = self.driver.claim_controller.create(
+            self.queue, {'ttl': 600, 'grace': 60}, self.project, limit=10)
+        self.driver.claim_controller.delete(self.queue, claim_id,
+                                            self.project)
+        self.assertEqual(old[:12], self.claim(self.driver, 12))
+        self.driver.claim_controller.delete(
+            self.queue, self.driver.claim_controller.create(
+                self.queue, {'ttl': 600, 'grace': 60}, self.project,
+                limit=2)[0], self.project)   # old[12:14], released
+        listed = msgs.list(self.queue, self.project, limit=5,
+                           include_delayed=False)
+        self.assertEqual(old[12:17], [m['id'] for m in next(listed)])
+        self.assertEqual(sorted(old[12:] + new),
+                         sorted(readies.ids(self.redis, index)))
+        self.assertEqual(old[14:], [mid.decode() for mid in self.redis.zrange(
+            index.ready, 0, -1)])
+
+        self.assertIn('ready 293, waiting 1, claimed 12, gone 0',
+                      self.manage('--to', 'redis.delay'))
+        self.assertEqual(0, self.redis.exists(index.ready))
+        for chunk in keys.chunks(self.redis, index):
+            self.assertIn(self.redis.object('encoding', chunk),
+                          (b'ziplist', b'listpack'))
+        self.assertEqual(old[12:] + new, readies.ids(self.redis, index))
+        self.assertIn('ready 293, waiting 1, claimed 12, gone 0',
+                      self.manage('--to', 'redis.delay'))
+        self.assertEqual(old[12:] + new, readies.ids(self.redis, index))
+        self.assertEqual(b'293', self.redis.get(index.ready_count))
+        taken = []
+        for _ in range(10):
+            taken += self.claim(self.driver, 40)
+        self.assertEqual(old[12:] + new, taken)
+        self.assertEqual(0, self.redis.exists(index.ready_chunks,
+                                              index.ready_count))
+        timeutils.advance_time_seconds(300)
+        self.assertEqual(waiting, self.claim(self.driver, 10))
 
     def test_from_unchunked_redis_delay(self):
         """A store written before waiting chunks: its sets rank -> id
@@ -67,8 +127,8 @@ class MigrateTest(redis_store.DelayTestBase):
         old_waiting, old_due = index.unchunked
         due = float(self.redis.hget(waiting[0], 'd'))
         rank = self.redis.zscore(index.messages, waiting[0])
-        self.redis.unlink(index.waiting, index.due,
-                          *keys.chunks(self.redis, index))
+        self.redis.unlink(index.waiting, index.due, index.waiting_count,
+                          index.chunk(int(rank) // keys.CHUNK))
         self.redis.zadd(old_waiting, {waiting[0]: rank})
         self.redis.zadd(old_due, {waiting[0]: due})
         timeutils.advance_time_seconds(300)

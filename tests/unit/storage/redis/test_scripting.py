@@ -9,8 +9,8 @@ from zaqar_delay.storage.redis import scripting
 FOLDER = os.path.dirname(os.path.abspath(scripting.__file__))
 # The functions that build key names in Lua, the exception to "every key
 # in KEYS" documented in scripts/index.lua's header.
-BUILDERS = {'chunk_key', 'count_key'}
-LAYOUT = ('CHUNK', 'CHUNK_INFIX', 'WAITING_COUNT')
+BUILDERS = {'chunk_key', 'count_key', 'list_key'}
+LAYOUT = ('CHUNK', 'CHUNK_INFIX', 'WAITING_COUNT', 'CHUNK_LIST')
 
 
 def lua_files():
@@ -56,8 +56,8 @@ class ScriptsTest(testtools.TestCase):
             self.assertEqual(BUILDERS if name == 'index.lua' else set(),
                              set(builder.findall(body)), name)
         header = scripting.source('index').split('--]]', 1)[0]
-        for documented in sorted(BUILDERS) + ['CHUNK_INFIX',
-                                              'WAITING_COUNT']:
+        for documented in sorted(BUILDERS) + ['CHUNK_INFIX', 'WAITING_COUNT',
+                                              'CHUNK_LIST']:
             self.assertIn(documented, header)
 
     def test_the_chunk_layout_is_defined_once_in_keys(self):
@@ -81,9 +81,10 @@ class ScriptsTest(testtools.TestCase):
                         re.MULTILINE), name)
         # What every queue script gets is keys.py's.
         line = scripting.layout()
-        self.assertEqual("local CHUNK, CHUNK_INFIX, WAITING_COUNT = "
-                         "%d, '%s', '%s'" % (keys.CHUNK, keys.CHUNK_INFIX,
-                                             keys.WAITING_COUNT), line)
+        self.assertEqual("local CHUNK, CHUNK_INFIX, WAITING_COUNT, "
+                         "CHUNK_LIST = %d, '%s', '%s', '%s'" % (
+                             keys.CHUNK, keys.CHUNK_INFIX,
+                             keys.WAITING_COUNT, keys.CHUNK_LIST), line)
         for name in scripting.Scripts.QUEUE:
             self.assertEqual(1, scripting.source(name).count(line), name)
             self.assertNotIn('--- @layout', scripting.source(name), name)
@@ -113,6 +114,9 @@ class IndexTest(testtools.TestCase):
         self.assertEqual('p.q.delay.wait_due', index.due)
         self.assertEqual('p.q.delay.wait.#3', index.chunk(3))
         self.assertEqual('p.q.delay.wait.#n', index.waiting_count)
+        self.assertEqual('p.q.delay.ready.#3', index.ready_chunk(3))
+        self.assertEqual(['p.q.delay.wait.#n', 'p.q.delay.ready.#c',
+                          'p.q.delay.ready.#n'], index.chunk_lists)
         self.assertEqual(['p.q.delay.waiting', 'p.q.delay.due'],
                          index.unchunked)
         self.assertEqual(list(index), [index.messages, index.ready,

@@ -82,20 +82,26 @@ end
 local counted = {}
 promote(now, batch, history, counted)
 
+local function by_rank(a, b) return a[1] < b[1] end
+
 local taken = {}
 local popping = {}  -- id -> its history ttl: messages a pop deletes
 local scanned = 0
 while #taken < limit and scanned < batch + limit do
-    local head = redis.call('ZRANGE', ready, 0, limit - #taken - 1,
-                            'WITHSCORES')
+    local want = limit - #taken
+    local head = {}
+    ready_after(head, false, want)
     if #head == 0 then
         break
     end
-    for i = 1, #head, 2 do
-        local mid, rank = head[i], head[i + 1]
+    table.sort(head, by_rank)
+    for i = 1, math.min(want, #head) do
+        local rank, mid = head[i][1], head[i][2]
         scanned = scanned + 1
-        redis.call('ZREM', ready, mid)
-        local held = redis.call('HMGET', mid, 'e', 'h', 'd', 'cr', 'dm')
+        unready(rank, mid)
+        -- No id: its rank left `messages` (Zaqar's garbage collection).
+        local held = mid and redis.call('HMGET', mid, 'e', 'h', 'd', 'cr',
+                                        'dm') or {}
         local expires = tonumber(held[1])
         if expires and expires > now then
             redis.call('HSET', mid, 'c', claim_id, 'c.e', claim_expires)
@@ -122,7 +128,7 @@ while #taken < limit and scanned < batch + limit do
                 record(history, held[2], now, mid, 'expired',
                        {'count', redis.call('HGET', mid, 'c.c') or ''})
             end
-        else
+        elseif mid then
             record_gone(history, now, mid)
         end
     end

@@ -3,7 +3,8 @@ dead_letter: move one claimed message to its dead letter queue.
 
 KEYS[1..6]   index keys of the source queue (see index.lua)
 KEYS[7]      <project>.<dead letter queue>.messages     zset rank -> id
-KEYS[8]      <project>.<dead letter queue>.delay.ready  zset rank -> id
+KEYS[8]      <project>.<dead letter queue>.delay.ready  (its ready chunks
+             are named from it, see index.lua)
 KEYS[9]      <project>.<dead letter queue>.rank_counter
 KEYS[10]     the message hash key (its id)
 KEYS[11]     <project>.<queue>.claims    zset claim expiry -> claim id
@@ -38,7 +39,9 @@ record(history, held[2], now, mid, 'dead_lettered',
        {'claim', claim_id, 'to', ARGV[4]})
 redis.call('HINCRBY', metrics, 'dead_lettered', 1)
 
-unwait(redis.call('ZSCORE', messages, mid) or -1)
+local from_rank = redis.call('ZSCORE', messages, mid) or -1
+unwait(from_rank)
+unready(from_rank, mid)
 for _, set in ipairs(index_sets) do
     redis.call('ZREM', set, mid)
 end
@@ -53,7 +56,7 @@ end
 
 local rank = tonumber(redis.call('GET', dlq_rank_counter) or 1)
 redis.call('ZADD', dlq_messages, rank, mid)
-redis.call('ZADD', dlq_ready, rank, mid)
+make_ready(rank, dlq_ready)
 redis.call('SET', dlq_rank_counter, rank + 1)
 
 redis.call('LREM', claim_list, 1, mid)

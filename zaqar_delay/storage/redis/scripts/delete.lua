@@ -64,6 +64,7 @@ end
 for _, found in ipairs(present) do
     local mid = found[1]
     unwait(found[2])
+    unready(found[2], mid)
     local keep = kept[mid]
     if keep then
         record(history, keep[1], now, mid, 'deleted',

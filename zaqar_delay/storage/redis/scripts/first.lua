@@ -31,6 +31,7 @@ for i = 1, #found, 2 do
         return mid
     end
     unwait(rank)
+    unready(rank, mid)
     for _, set in ipairs(index_sets) do
         redis.call('ZREM', set, mid)
     end

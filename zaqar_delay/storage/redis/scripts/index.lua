@@ -4,7 +4,8 @@ names the queue index keys, the same six first in every script's KEYS
 (``keys.Index`` on the Python side).
 
   KEYS[1]  messages      <project>.<queue>.messages            zset rank -> id (all)
-  KEYS[2]  ready         <project>.<queue>.delay.ready         zset rank -> id
+  KEYS[2]  ready         <project>.<queue>.delay.ready         zset rank -> id (before
+                                                               ready chunks: below)
   KEYS[3]  waiting       <project>.<queue>.delay.wait          zset chunk -> chunk
   KEYS[4]  due           <project>.<queue>.delay.wait_due      zset min due time -> chunk
   KEYS[5]  claimed       <project>.<queue>.delay.claimed       zset rank -> id
@@ -18,15 +19,24 @@ chunks that hold any (score: c), ``due`` the same chunks scored by
 their earliest due time, and count_key() (a string) counts the waiting
 messages. A waiting message's id is its rank's member in ``messages``.
 
+Ready messages are in chunks of the same ranks: chunk_key(c, ready)
+(member and score: the rank's offset in the chunk, rank - c * CHUNK,
+the smallest a compact entry gets), listed by list_key(ready) (score:
+c) and counted by count_key(ready). ``ready`` itself is the rank -> id set
+that versions before ready chunks kept: still read and emptied (claims,
+lists, deletes), never added to; ``migrate`` empties it.
+
 The only keys a script touches that are not in its KEYS:
   - message hashes, named by the ids the index sets hold (upstream's
     layout);
-  - chunk_key(c, w) = <w>CHUNK_INFIX<c> and count_key(w) =
-    <w>WAITING_COUNT, w being KEYS[3] or another queue's ``waiting``
-    given in KEYS (move.lua); built by these two functions only.
-CHUNK, CHUNK_INFIX and WAITING_COUNT are defined in keys.py only: the
-@layout line below is replaced by them when a script is loaded
-(scripting.py).
+  - chunk_key(c, w) = <w>CHUNK_INFIX<c>, count_key(w) =
+    <w>WAITING_COUNT and list_key(r) = <r>CHUNK_LIST, w being KEYS[3]
+    (or KEYS[2], ready chunks) or another queue's ``waiting`` or
+    ``ready`` given in KEYS (move.lua, dead_letter.lua); built by these
+    three functions only.
+CHUNK, CHUNK_INFIX, WAITING_COUNT and CHUNK_LIST are defined in keys.py
+only: the @layout line below is replaced by them when a script is
+loaded (scripting.py).
 --]]
 local messages, ready, waiting, due, claimed, claim_expiry =
     KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
@@ -47,7 +57,12 @@ local function count_key(w)
     return (w or waiting) .. WAITING_COUNT
 end
 
+local function list_key(r)
+    return (r or ready) .. CHUNK_LIST
+end
+
 local waiting_count = count_key()
+local ready_chunks, ready_count = list_key(), count_key(ready)
 
 -- Times are unix seconds to the millisecond. A message keeps its due
 -- time in its hash twice: 'd', whole seconds (upstream's field: the
@@ -124,6 +139,85 @@ local function id_of(rank)
                       'LIMIT', 0, 1)[1] or false
 end
 
+-- The offset of `rank` in its chunk c: a ready chunk's member and score.
+local function offset_in(rank, c)
+    return string.format('%d', tonumber(rank) - tonumber(c) * CHUNK)
+end
+
+-- Makes the message of `rank` ready, in this queue or in another queue
+-- whose `ready` key r is given (move.lua, dead_letter.lua).
+local function make_ready(rank, r)
+    r = r or ready
+    local c = chunk_of(rank)
+    local offset = offset_in(rank, c)
+    if redis.call('ZADD', chunk_key(c, r), offset, offset) == 1 then
+        redis.call('INCR', count_key(r))
+        redis.call('ZADD', list_key(r), c, c)
+    end
+end
+
+-- Takes the message of `rank` (and id `mid`, if known) out of the
+-- ready ones, chunked or in the earlier versions' `ready`; true if it
+-- was there.
+local function unready(rank, mid)
+    local c = chunk_of(rank)
+    local key = chunk_key(c, ready)
+    if redis.call('ZREM', key, offset_in(rank, c)) == 1 then
+        if redis.call('DECR', ready_count) <= 0 then
+            redis.call('DEL', ready_count)
+        end
+        if redis.call('EXISTS', key) == 0 then
+            redis.call('ZREM', ready_chunks, c)
+        end
+        return true
+    end
+    return mid and redis.call('ZREM', ready, mid) == 1 or false
+end
+
+-- Adds to `found` ({rank, id or false}, unsorted) the first `want`
+-- ready messages after rank `after` (false: from the first), chunked
+-- and in the earlier versions' `ready`: at most want + 1 chunks read,
+-- the first may hold none after it, every later one holds one.
+-- Work: O(log n + want log n).
+local function ready_after(found, after, want)
+    local from = after and '(' .. after or '-inf'
+    local first = after and chunk_of(after)
+    local chunks = redis.call('ZRANGEBYSCORE', ready_chunks,
+                              first or '-inf', '+inf', 'LIMIT', 0, want + 1)
+    local taken = 0
+    for _, c in ipairs(chunks) do
+        local low = '-inf'
+        if c == first then
+            low = '(' .. offset_in(after, c)
+        end
+        local offsets = redis.call('ZRANGEBYSCORE', chunk_key(c, ready), low,
+                                   '+inf', 'LIMIT', 0, want - taken)
+        for _, offset in ipairs(offsets) do
+            local rank = tonumber(c) * CHUNK + tonumber(offset)
+            found[#found + 1] = {rank, id_of(rank)}
+        end
+        taken = taken + #offsets
+        if taken >= want then
+            break
+        end
+    end
+    local old = redis.call('ZRANGEBYSCORE', ready, from, '+inf',
+                           'WITHSCORES', 'LIMIT', 0, want)
+    for i = 1, #old, 2 do
+        found[#found + 1] = {tonumber(old[i + 1]), old[i]}
+    end
+end
+
+-- Takes the message of `rank` out of every set of the index but
+-- `messages` (ready, waiting or claimed).
+local function unindex_own(rank, mid)
+    unwait(rank)
+    unready(rank, mid)
+    for _, set in ipairs(own_sets) do
+        redis.call('ZREM', set, mid)
+    end
+end
+
 -- A message a claim gives back at `since` (released then, or its claim
 -- expired then) is ready, or, with a retry backoff 'rb' (seconds, written
 -- by claim.lua), waiting until since + rb if that is after `now`.
@@ -134,7 +228,7 @@ local function give_back(mid, rank, since, now)
     if wait > 0 and since + wait > now then
         wait_until(rank, set_due(mid, since + wait))
     else
-        redis.call('ZADD', ready, rank, mid)
+        make_ready(rank)
     end
     return wait
 end

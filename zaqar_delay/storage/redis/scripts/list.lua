@@ -13,13 +13,13 @@ ARGV[7] client uuid   ARGV[8] batch (work bound)
 ARGV[9] the queue's member in the set of the project's queues, when
         the script checks that the queue exists ('': the caller checked)
 
-Ready messages come from the ready set; claimed and delayed ones, when
-asked for, from the claimed set and the waiting chunks, merged by rank
-(reading at most limit + 1 chunks of at most 128 entries). The caller's
-own, when echo is off, are skipped; so are messages whose ttl ended,
-which leave the ready set and are recorded as expired in the history
-of those that keep one (as a claim does); at most limit + batch entries
-are examined. Messages the promotion gives back with a backoff after
+Ready messages come from the ready chunks; claimed and delayed ones,
+when asked for, from the claimed set and the waiting chunks, merged by
+rank (reading at most limit + 1 chunks of each, of at most 128
+entries). The caller's own, when echo is off, are skipped; so are
+messages whose ttl ended, which leave the ready chunks and are recorded
+as expired in the history of those that keep one (as a claim does); at
+most limit + batch entries are examined. Messages the promotion gives back with a backoff after
 their claim expired are counted in the metrics hash.
 Returns {NO_QUEUE} when the queue does not exist (nothing is read or
 changed); else {next marker rank or '', fields, ...}: per message listed
@@ -50,11 +50,12 @@ promote(now, batch, history, counted)
 add_counts(metrics, counted)
 
 local sources
-local with_waiting = false
+local with_waiting, with_ready = false, false
 if ARGV[4] == '1' and ARGV[5] == '1' then
     sources = {messages}
 else
-    sources = {ready}
+    sources = {}
+    with_ready = true
     if ARGV[4] == '1' then sources[#sources + 1] = claimed end
     with_waiting = ARGV[5] == '1'
 end
@@ -94,6 +95,9 @@ local function next_candidates(after, want)
             found[#found + 1] = {tonumber(page[i + 1]), page[i]}
         end
     end
+    if with_ready then
+        ready_after(found, after, want)
+    end
     if with_waiting then
         next_waiting(found, after, want)
     end
@@ -128,7 +132,7 @@ while #page - 1 < limit and scanned < limit + batch do
                 fields[#READ] = nil
                 page[#page + 1] = fields
             end
-        elseif mid and redis.call('ZREM', ready, mid) == 1 then
+        elseif unready(rank, mid) and mid then
             -- Its ttl ended (its hash may be gone): out of the index,
             -- and recorded as expired, as a claim that met it would.
             if not expires then

@@ -49,6 +49,7 @@ for i = 17, #KEYS, 2 do
     local live = held[1] and held[1] ~= '' and tonumber(held[2]) > now
     if from_rank and held[4] and not live then
         unwait(from_rank)
+        unready(from_rank, mid)
         for _, set in ipairs(index_sets) do
             redis.call('ZREM', set, mid)
         end
@@ -66,7 +67,7 @@ for i = 17, #KEYS, 2 do
         if due_at > now then
             wait_until(rank, due_at, to_waiting, to_due)
         else
-            redis.call('ZADD', to_ready, rank, new)
+            make_ready(rank, to_ready)
         end
         if from_push ~= '' then
             redis.call('ZREM', pushes, mid .. from_push)

@@ -124,7 +124,7 @@ for i = 11, #KEYS, 2 do
         if due_at > now then
             wait_until(rank, due_at)
         else
-            redis.call('ZADD', ready, rank, mid)
+            make_ready(rank)
         end
         if push_suffix ~= '' then
             redis.call('ZADD', pushes, due_at, mid .. push_suffix)

@@ -46,7 +46,7 @@ local function promote_waiting(now, batch, log)
             local mid = id_of(rank)
             redis.call('ZREM', key, rank)
             if mid and redis.call('EXISTS', mid) == 1 then
-                redis.call('ZADD', ready, rank, mid)
+                make_ready(rank)
             elseif mid then
                 record_gone(log, now, mid)
             end

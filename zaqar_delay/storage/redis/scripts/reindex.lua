@@ -37,18 +37,17 @@ for i = 1, #page, 2 do
     elseif due_at and due_at > now then
         state, sets = 2, {}
     else
-        state, sets = 1, {{ready, rank}}
+        state, sets = 1, {}
     end
     counts[state] = counts[state] + 1
     if write then
-        for _, set in ipairs(own_sets) do
-            redis.call('ZREM', set, mid)
-        end
-        unwait(rank)
+        unindex_own(rank, mid)
         for _, entry in ipairs(sets) do
             redis.call('ZADD', entry[1], entry[2], mid)
         end
-        if state == 2 then
+        if state == 1 then
+            make_ready(rank)
+        elseif state == 2 then
             wait_until(rank, due_at)
         end
     end

@@ -43,17 +43,14 @@ if tonumber(held[3]) <= due_at then
     return {3, held[3]}
 end
 
-for _, set in ipairs(own_sets) do
-    redis.call('ZREM', set, mid)
-end
-unwait(rank)
+unindex_own(rank, mid)
 redis.call('HDEL', mid, 'rb')
 redis.call('HSET', mid, 'c', '', 'c.e', string.format('%d', now))
 due_at = set_due(mid, due_at)
 if due_at > now then
     wait_until(rank, due_at)
 else
-    redis.call('ZADD', ready, rank, mid)
+    make_ready(rank)
 end
 if push ~= '' and redis.call('ZADD', pushes, 'XX', 'CH', due_at, push) == 1
         then
