@@ -27,14 +27,6 @@ import time
 
 from benchmarks import common
 
-CONF = """
-[drivers:message_store:redis]
-uri = {url}?dbid={dbid}&socket_timeout=60
-[drivers:management_store:redis]
-uri = {url}?dbid={dbid}&socket_timeout=60
-[transport]
-max_message_delay = 604800
-"""
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 QUEUE = 'claims'
 
@@ -47,12 +39,14 @@ def worker(name, url, dbid, tree):
         sys.path.insert(0, tree)
         import zaqar_delay  # noqa: F401
         sys.path.remove(tree)
+    from benchmarks import redis_delay   # imports zaqar_delay
     from zaqar.storage.redis import driver as upstream
     from zaqar_delay.storage.redis import control
     from zaqar_delay.storage.redis import driver as delay
     data_class = upstream.DataDriver if name == 'redis' else delay.DataDriver
     ctl, data = common.make_driver(data_class, control.ControlDriver,
-                                   CONF.format(url=url, dbid=dbid))
+                                   redis_delay.CONF.format(
+                                       url=url, dbid=dbid, stages=''))
     ctl.queue_controller.create(QUEUE, project=common.PROJECT)
     print(json.dumps(os.path.dirname(sys.modules['zaqar_delay'].__file__)),
           flush=True)

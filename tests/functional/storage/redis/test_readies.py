@@ -24,9 +24,8 @@ class ReadyChunksTest(behaviour.Helpers, redis_store.DelayTestBase):
         return ids
 
     def chunk_keys(self):
-        prefix = self.index.ready_chunk('')
-        return [key for key in keys.chunks(self.redis, self.index)
-                if key.startswith(prefix)]
+        return redis_store.chunk_keys(self.redis, self.index,
+                                      self.index.ready_chunk(''))
 
     def count(self):
         return int(self.redis.get(self.index.ready_count) or 0)
@@ -34,11 +33,7 @@ class ReadyChunksTest(behaviour.Helpers, redis_store.DelayTestBase):
     def test_chunks_stay_compact_and_count_their_messages(self):
         ids = self.post_ready()
         chunks = self.chunk_keys()
-        self.assertEqual(4, len(chunks))
-        for chunk in chunks:
-            self.assertLessEqual(self.redis.zcard(chunk), keys.CHUNK)
-            self.assertIn(self.redis.object('encoding', chunk),
-                          (b'ziplist', b'listpack'))
+        redis_store.assert_compact(self, self.redis, chunks, 4)
         self.assertEqual(N, self.count())
         self.assertEqual(ids, readies.ids(self.redis, self.index))
         self.assertEqual(0, self.redis.exists(self.index.ready))

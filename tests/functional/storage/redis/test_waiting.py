@@ -35,18 +35,13 @@ class WaitingChunksTest(behaviour.Helpers, redis_store.DelayTestBase):
         return ids
 
     def chunk_keys(self):
-        prefix = self.index.chunk('')
-        return [key for key in keys.chunks(self.redis, self.index)
-                if key.startswith(prefix)]
+        return redis_store.chunk_keys(self.redis, self.index,
+                                      self.index.chunk(''))
 
     def test_chunks_stay_compact_and_count_their_messages(self):
         self.post_spread()
         chunks = self.chunk_keys()
-        self.assertEqual(4, len(chunks))
-        for chunk in chunks:
-            self.assertLessEqual(self.redis.zcard(chunk), keys.CHUNK)
-            self.assertIn(self.redis.object('encoding', chunk),
-                          (b'ziplist', b'listpack'))
+        redis_store.assert_compact(self, self.redis, chunks, 4)
         self.assertEqual(N, sum(self.redis.zcard(c) for c in chunks))
         self.assertEqual(b'%d' % N, self.redis.get(self.index.waiting_count))
 
