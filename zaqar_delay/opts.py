@@ -77,21 +77,37 @@ REDIS_OPTS = [
     cfg.IntOpt('wait_replicas', default=0, min=0, max=16, help=(
         'Replicas that must hold a write before it is acknowledged. '
         'With N > 0, every write (messages, claims, pushes, schedules, '
-        'replays; queue records too when the management store is '
-        'redis.delay) is followed by WAIT N on the same connection; a '
-        'write not replicated in time fails the request with a 503 that the '
-        'client may retry, so that a post, claim or delete that was '
-        'answered with success survives a Sentinel failover. With 0 '
-        '(Zaqar\'s behaviour), a write acknowledged by the primary alone '
-        'is lost if the primary dies before sending it to a replica. '
-        'Keep N below the number of replicas, or writes fail while one '
-        'replica is down.')),
+        'replays, the queue stage\'s writes) is followed by WAIT N on '
+        'the same connection; a write not replicated in time fails the '
+        'request with a 503 that the client may retry, so that a post, '
+        'claim or delete that was answered with success survives a '
+        'Sentinel failover. With 0 (Zaqar\'s behaviour), a write '
+        'acknowledged by the primary alone is lost if the primary dies '
+        'before sending it to a replica. Keep N below the number of '
+        'replicas, or writes fail while one replica is down.')),
     cfg.IntOpt('wait_timeout_ms', default=50, min=1, max=60000, help=(
         'Milliseconds a write waits for [drivers:message_store:'
         'redis.delay] wait_replicas replicas. Must be below the '
         'socket_timeout of the redis URI (0.1 s unless the URI says '
-        'otherwise; the management store\'s URI too when it is '
-        'redis.delay), or the driver refuses to start.')),
+        'otherwise), or the driver refuses to start.')),
+]
+
+# The same two options for a redis.delay management store, which may be
+# on another redis server than the messages, with other replicas.
+MANAGEMENT_GROUP = 'drivers:management_store:redis.delay'
+
+MANAGEMENT_OPTS = [
+    cfg.IntOpt('wait_replicas', default=0, min=0, max=16, help=(
+        'Replicas that must hold a queue record write (create, metadata, '
+        'delete) of the redis.delay management store before it is '
+        'acknowledged: WAIT N after each, on the same connection, a 503 '
+        'when not replicated in time. 0: Zaqar\'s behaviour.')),
+    cfg.IntOpt('wait_timeout_ms', default=50, min=1, max=60000, help=(
+        'Milliseconds a queue record write waits for [drivers:'
+        'management_store:redis.delay] wait_replicas replicas. Must be '
+        'below the socket_timeout of the management store\'s URI (0.1 s '
+        'unless the URI says otherwise), or the driver refuses to '
+        'start.')),
 ]
 
 PUSH_GROUP = 'delay_push'
@@ -202,6 +218,16 @@ _POOL_URI = cfg.StrOpt('uri', secret=True,
                        help='A redis.delay pool\'s URI, set by Zaqar.')
 
 
+def register_management_opts(conf):
+    """Register ``MANAGEMENT_OPTS`` (the redis.delay management store
+    does)."""
+    for opt in MANAGEMENT_OPTS:
+        try:
+            conf.register_opt(opt, group=MANAGEMENT_GROUP)
+        except cfg.DuplicateOptError:
+            pass
+
+
 def register_redis_opts(conf):
     """Register the ``redis.delay`` options (the redis driver does),
     one at a time: when a pool's options name one, Zaqar has registered
@@ -225,4 +251,5 @@ def list_opts():
     """
     return [(GROUP, ALL_OPTS), (PUSH_GROUP, PUSH_OPTS),
             (METRICS_GROUP, METRICS_OPTS), (REDIS_GROUP, REDIS_OPTS),
+            (MANAGEMENT_GROUP, MANAGEMENT_OPTS),
             (transport.GROUP_NAME, [_max_message_delay_doc])]

@@ -9,7 +9,7 @@ names each by the text between the first and second dot: a queue
 the member's known ``<project>.`` prefix instead. Its queue writes
 (create, metadata, delete) are scripts (``scripts/queue_*.lua``,
 upstream's layout) sent as the data store's are: with
-``[drivers:message_store:redis.delay] wait_replicas``, each is
+``[drivers:management_store:redis.delay] wait_replicas``, each is
 acknowledged only once replicated (doc/source/high_availability.rst).
 Everything else is upstream's. Its methods take project ids through
 ``projects.scoped``, as the ``redis.delay`` data driver's do
@@ -27,6 +27,7 @@ from zaqar.storage.redis import driver
 from zaqar.storage.redis import queues
 from zaqar.storage.redis import utils
 
+from zaqar_delay import opts
 from zaqar_delay.storage.redis import driver as delay_driver
 from zaqar_delay.storage.redis import projects
 from zaqar_delay.storage.redis import scripting
@@ -108,8 +109,9 @@ class ControlDriver(driver.ControlDriver):
 
     def __init__(self, conf, cache):
         super().__init__(conf, cache)
-        self.replication = delay_driver.replication(self.conf,
-                                                    self.connection)
+        opts.register_management_opts(self.conf)
+        self.replication = delay_driver.replication(
+            self.conf, self.connection, opts.MANAGEMENT_GROUP)
 
     @decorators.lazy_property(write=False)
     def scripts(self):

@@ -35,12 +35,14 @@ def connection_uri(conf):
         conf, (NAME,), 'redis', redis_opts.GROUP_NAME).uri, 'redis')
 
 
-def replication(conf, connection):
+def replication(conf, connection, group=opts.REDIS_GROUP):
     """``scripting.Replication`` from ``[drivers:message_store:
-    redis.delay]``; raises ConfigurationError when WAIT could outlast the
-    connection's socket timeout (the reply would be cut off)."""
-    opts.register_redis_opts(conf)
-    group = conf[opts.REDIS_GROUP]
+    redis.delay]`` (or ``group``, registered); raises ConfigurationError
+    when WAIT could outlast the connection's socket timeout (the reply
+    would be cut off)."""
+    if group == opts.REDIS_GROUP:
+        opts.register_redis_opts(conf)
+    group = conf[group]
     wanted = scripting.Replication(int(group.wait_replicas),
                                    int(group.wait_timeout_ms))
     if not wanted.replicas:

@@ -54,9 +54,11 @@ class SentinelTest(redis_store.DelayTestBase):
             conf.set_override('uri', self.uris[group_opts],
                               group=group_opts.GROUP_NAME)
         opts.register_redis_opts(conf)
-        conf.set_override('wait_replicas', self.wait_replicas,
-                          group=opts.REDIS_GROUP)
-        conf.set_override('wait_timeout_ms', 200, group=opts.REDIS_GROUP)
+        opts.register_management_opts(conf)
+        for group in (opts.REDIS_GROUP, opts.MANAGEMENT_GROUP):
+            conf.set_override('wait_replicas', self.wait_replicas,
+                              group=group)
+            conf.set_override('wait_timeout_ms', 200, group=group)
         return redis_store.drivers(conf)
 
     def setUp(self):
