@@ -1,20 +1,21 @@
-"""Claim latency of ``redis.delay`` at another revision, at this one, and
-of upstream's ``redis``, on one redis-server, in one run.
+"""Claim, list and pop latency of ``redis.delay`` at another revision, at
+this one, and of upstream's ``redis``, on one redis-server, in one run.
 
     git worktree add /tmp/zaqar-delay-base <revision>
     python benchmarks/redis_revisions.py --baseline /tmp/zaqar-delay-base
-                                         [--sizes 0,1000000] [--rounds 3]
+        [--sizes 0,1000000] [--rounds 3] [--operations claim,list,pop]
 
 Starts one redis-server on a free loopback port and one process per
 driver, each on its own database of it: upstream's ``redis``, this
 checkout's ``redis.delay``, and the ``redis.delay`` of the checkout
 ``--baseline`` names (its ``zaqar_delay`` package, imported in its
 process; the rest of the process is this checkout's). For each N, each
-driver gets N delayed messages ahead of its queue's ready one; then the
-three take turns, ``--rounds`` times, each timing ``--repeats`` claims
-(limit 1) of a message posted ready just before. Prints the median
-claim per driver and the ratios: this revision against the baseline
-and against upstream (under 1: faster).
+driver gets N delayed messages ahead of its queue's ready one; then, for
+each operation, the three take turns, ``--rounds`` times, each timing
+``--repeats`` calls (a claim or a pop of limit 1, a list page of 10)
+that find one message posted ready just before. Prints the median call
+per driver and the ratios: this revision against the baseline and
+against upstream (under 1: faster).
 """
 
 import argparse
@@ -29,6 +30,10 @@ from benchmarks import common
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 QUEUE = 'claims'
+# What --operations names: each times one call that finds one message
+# posted ready just before, behind the N delayed ones.
+OPERATIONS = {'claim': common.claim_ms, 'list': common.list_ms,
+              'pop': common.pop_ms}
 
 
 def worker(name, url, dbid, tree):
@@ -56,12 +61,12 @@ def worker(name, url, dbid, tree):
             common.post_delayed(data, QUEUE, int(args[0]))
             answer = 'ok'
         else:
+            timed = OPERATIONS[verb]
             repeats, budget = int(args[0]), float(args[1])
             answer, started = [], time.monotonic()
             while len(answer) < repeats and (
                     not answer or time.monotonic() - started < budget):
-                answer.append(common.one_claim_ms(
-                    data, QUEUE, common.post_ready(data, QUEUE)))
+                answer.append(timed(data, QUEUE, 1, budget)[0])
         print(json.dumps(answer), flush=True)
 
 
@@ -95,12 +100,14 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('--baseline', help='a checkout of another revision')
     parser.add_argument('--sizes', default='0,1000000')
+    parser.add_argument('--operations', default='claim',
+                        help='what to time, of %s' % ','.join(OPERATIONS))
     parser.add_argument('--repeats', type=int, default=67,
-                        help='claims per driver, N and round')
+                        help='calls per driver, operation, N and round')
     parser.add_argument('--rounds', type=int, default=3)
     parser.add_argument('--budget', type=float, default=20.0,
-                        help='seconds of claims per driver and round at '
-                             'most (upstream at a large N)')
+                        help='seconds of calls per driver, operation '
+                             'and round at most (upstream at a large N)')
     parser.add_argument('--worker', help=argparse.SUPPRESS)
     parser.add_argument('--url', help=argparse.SUPPRESS)
     parser.add_argument('--dbid', type=int, help=argparse.SUPPRESS)
@@ -124,30 +131,36 @@ def main(argv=None):
                Worker('redis.delay', server.url, 2)]
     for w in workers[1:]:
         print('%s: %s' % (w.name, w.package))
-    print('\nclaim (limit 1), median ms over %d rounds taking turns '
-          '(claims timed)' % args.rounds)
-    print('%9s %13s %13s %13s %10s %10s' % (
-        'N ahead', 'redis', 'baseline', 'redis.delay', '/baseline',
+    operations = [op for op in args.operations.split(',') if op]
+    if set(operations) - set(OPERATIONS):
+        parser.error('--operations: of %s' % ','.join(OPERATIONS))
+    print('\nmedian ms over %d rounds taking turns (claim and pop: limit '
+          '1; list: a page of 10)' % args.rounds)
+    print('%-6s %9s %13s %13s %13s %10s %10s' % (
+        'call', 'N ahead', 'redis', 'baseline', 'redis.delay', '/baseline',
         '/redis'))
     ahead = 0
     try:
         for size in (int(s) for s in args.sizes.split(',') if s):
-            times = {w.name: [] for w in workers}
             for w in workers:
                 w.ask('post %d' % (size - ahead))
             ahead = size
-            for _ in range(args.rounds):
-                for w in workers:
-                    times[w.name] += w.ask('claim %d %s' % (
-                        args.repeats, args.budget))
-            med = {name: statistics.median(t) for name, t in times.items()}
-            print('%9d %8.3f(%3d) %8.3f(%3d) %8.3f(%3d) %9.2fx %9.4fx' % (
-                size, med['redis'], len(times['redis']), med['baseline'],
-                len(times['baseline']), med['redis.delay'],
-                len(times['redis.delay']),
-                med['redis.delay'] / med['baseline'],
-                med['redis.delay'] / med['redis']))
-            sys.stdout.flush()
+            for op in operations:
+                times = {w.name: [] for w in workers}
+                for _ in range(args.rounds):
+                    for w in workers:
+                        times[w.name] += w.ask('%s %d %s' % (
+                            op, args.repeats, args.budget))
+                med = {name: statistics.median(t)
+                       for name, t in times.items()}
+                print('%-6s %9d %8.3f(%3d) %8.3f(%3d) %8.3f(%3d) %9.2fx '
+                      '%9.4fx' % (
+                          op, size, med['redis'], len(times['redis']),
+                          med['baseline'], len(times['baseline']),
+                          med['redis.delay'], len(times['redis.delay']),
+                          med['redis.delay'] / med['baseline'],
+                          med['redis.delay'] / med['redis']))
+                sys.stdout.flush()
     finally:
         for w in workers:
             w.stop()

@@ -111,22 +111,22 @@ class ClaimController(upstream_claims.ClaimController):
                     queue, project, claim_id, terms, queue_meta,
                     planned_with=packed, pop=pop))
             if planned is not None:
-                queue_meta, hashes = planned
-                return self._claimed(queue, project, claim_id, hashes,
+                queue_meta, packed = planned
+                return self._claimed(queue, project, claim_id, packed,
                                      queue_meta, now, pop)
         queue_meta = self._queue_ctrl.get(queue, project=project)
-        hashes = self._claim(queue, project, claim_id, terms, queue_meta,
+        packed = self._claim(queue, project, claim_id, terms, queue_meta,
                              pop=pop)
-        return self._claimed(queue, project, claim_id, hashes, queue_meta,
+        return self._claimed(queue, project, claim_id, packed, queue_meta,
                              now, pop)
 
-    def _claimed(self, queue, project, claim_id, hashes, queue_meta, now,
+    def _claimed(self, queue, project, claim_id, packed, queue_meta, now,
                  pop=False):
-        """(claim id, messages) of the claim script's reply, those
+        """(claim id, messages) of the claim script's reply (packed), those
         claimed too often moved to the dead-letter queue (with ``pop``,
         and whether any was)."""
         claimed = [records.basic(records.of_fields(values), int(now))
-                   for values in hashes]
+                   for values in records.unpacked(packed)]
         policy = deadletter.of_queue(queue_meta)
         deliver = claimed
         if policy and claimed:

@@ -163,7 +163,7 @@ class MessageController(steering.Steering,
             raise errors.QueueDoesNotExist(queue, project)
         next_marker = reply[0].decode() or None
         page = (records.basic(records.of_fields(values), int(now))
-                for values in reply[1:])
+                for values in records.unpacked(reply[1]))
         return iter((page, next_marker))
 
     def _in_queue(self, queue, project, message_ids):

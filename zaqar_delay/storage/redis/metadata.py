@@ -105,7 +105,7 @@ class Cache:
 def stale(reply):
     """The queue's packed metadata when a script refused a plan made
     with other metadata (``b''``: none), else None."""
-    if reply and reply[0] == STALE_PLAN:
+    if isinstance(reply, list) and reply and reply[0] == STALE_PLAN:
         return reply[1] or b''
     return None
 

@@ -3,6 +3,7 @@ time (unix seconds to the millisecond): ``dm`` / 1000, else ``d``, else
 ``cr`` (a message stored without a due time is due from its
 creation)."""
 
+import msgpack
 from zaqar.storage.redis import models
 
 from zaqar_delay import delay
@@ -27,9 +28,16 @@ CLAIMED_FIELDS = models.MSGENV_FIELD_KEYS + (b'b', b'dm')
 
 def of_fields(values):
     """The message hash of ``values``, those of ``CLAIMED_FIELDS`` (a
-    field the hash lacks, None, is left out, as HGETALL leaves it)."""
+    field the hash lacks, None or False, is left out, as HGETALL leaves
+    it)."""
     return {field: value for field, value in zip(CLAIMED_FIELDS, values)
-            if value is not None}
+            if value is not None and value is not False}
+
+
+def unpacked(reply):
+    """The values lists a script packed (``cmsgpack.pack``): strings as
+    bytes, a field the hash lacks as False."""
+    return msgpack.unpackb(reply, raw=True)
 
 
 def basic(hmap, now):

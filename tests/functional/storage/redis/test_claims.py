@@ -7,6 +7,7 @@ from tests.fixtures import redis_store
 from zaqar_delay.storage.redis import keys
 from zaqar_delay.storage.redis import metadata
 from zaqar_delay.storage.redis import readies
+from zaqar_delay.storage.redis import records
 
 QUEUE = 'claims.queue.with.dots'
 DEAD = 'claims.dead.letters'
@@ -123,7 +124,8 @@ class PopTest(ClaimTestBase):
         first, second = self.post(), self.post()
         claim_id = uuidutils.generate_uuid()
         popped = self.pop_script(claim_id, limit=1)
-        self.assertEqual([first.encode()], [values[0] for values in popped])
+        self.assertEqual([first.encode()],
+                         [values[0] for values in records.unpacked(popped)])
         self.assertEqual(popped, self.pop_script(claim_id, limit=1))
         self.assertEqual([second], readies.ids(self.redis, self.index))
         self.assertEqual(0, self.redis.exists(first))

@@ -28,7 +28,7 @@ class RedisDelayBehaviourTest(behaviour.DelayBehaviour,
 
         def claimed_ids():
             return [records.of_fields(values)[b'id'].decode()
-                    for values in claim()]
+                    for values in records.unpacked(claim())]
 
         first = claimed_ids()
         self.assertEqual(ids[:2], first)

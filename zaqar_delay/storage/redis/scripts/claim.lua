@@ -21,9 +21,10 @@ ARGV[15] '1': a pop: each message taken is deleted (recorded as
          deleted, popped), but for one claimed more than ARGV[12]
          times, which stays claimed for the dead-letter queue
 
-Returns per claimed message the values of its fields CLAIMED_FIELDS
-(see fields.lua); or {0, the queue's packed metadata} when ARGV[13]
-is '1' and ARGV[14] is not it. When the claim hash already exists the
+Returns, msgpack-packed, per claimed message the values of its fields
+CLAIMED_FIELDS as the claim left them (see fields.lua); or {0, the
+queue's packed metadata} (not packed) when ARGV[13] is '1' and ARGV[14]
+is not it. When the claim hash already exists the
 call is a retry of a claim (or pop) that already ran: its messages (a
 pop's as it returned them, kept in the hash's field 'popped') are
 returned and nothing else changes. Each
@@ -54,24 +55,47 @@ local longest = tonumber(ARGV[11]) or 0
 local max_claims = tonumber(ARGV[12])
 local pop = ARGV[15] == '1'
 
--- The wait of a message claimed `count` times when this claim gives it
--- back (hash field 'rb', read by release and by promote).
-local function backoff(mid, count)
+-- What a claim reads of a message: CLAIMED_FIELDS, then 'h' and 'rb'.
+local READ = {unpack(CLAIMED_FIELDS)}
+local H, RB = #READ + 1, #READ + 2
+READ[H], READ[RB] = 'h', 'rb'
+
+-- A value as HSET stores a Lua number (as HMGET then returns it).
+local function stored(value)
+    return string.format('%.17g', value)
+end
+
+-- Claims the message `mid`, whose READ values are `held`, for this
+-- claim, its count now `count`: one HSET (and the 'rb' of its backoff,
+-- the wait when this claim gives it back, read by release and by
+-- promote), `held` changed to match.
+local function hold(mid, held, count)
+    local set = {'c', claim_id, 'c.e', claim_expires, 'c.c', count}
+    held[FIELD['c']], held[FIELD['c.e']], held[FIELD['c.c']] =
+        claim_id, stored(claim_expires), stored(count)
     if initial > 0 then
-        redis.call('HSET', mid, 'rb', math.ceil(
-            math.min(longest, initial * factor ^ (count - 1))))
-    else
+        set[#set + 1], set[#set + 2] = 'rb', math.ceil(
+            math.min(longest, initial * factor ^ (count - 1)))
+    elseif held[RB] then
         redis.call('HDEL', mid, 'rb')
     end
+    if tonumber(held[FIELD['e']]) < msg_expires then
+        set[#set + 1], set[#set + 2] = 't', msg_ttl
+        set[#set + 1], set[#set + 2] = 'e', msg_expires
+        held[FIELD['t']], held[FIELD['e']] = stored(msg_ttl),
+            stored(msg_expires)
+        redis.call('EXPIRE', mid, msg_ttl)
+    end
+    redis.call('HSET', mid, unpack(set))
 end
 
 
 if redis.call('EXISTS', claim_hash) == 1 then
     local popped = redis.call('HGET', claim_hash, 'popped')
     if popped then
-        return cmsgpack.unpack(popped)
+        return popped
     end
-    return hashes(redis.call('LRANGE', claim_list, 0, -1))
+    return cmsgpack.pack(hashes(redis.call('LRANGE', claim_list, 0, -1)))
 end
 
 local stale = stale_plan(queue_hash, ARGV[13], ARGV[14])
@@ -84,7 +108,7 @@ promote(now, batch, history, counted)
 
 local function by_rank(a, b) return a[1] < b[1] end
 
-local taken = {}
+local taken, reply = {}, {}
 local popping = {}  -- id -> its history ttl: messages a pop deletes
 local scanned = 0
 while #taken < limit and scanned < batch + limit do
@@ -100,33 +124,29 @@ while #taken < limit and scanned < batch + limit do
         scanned = scanned + 1
         unready(rank, mid)
         -- No id: its rank left `messages` (Zaqar's garbage collection).
-        local held = mid and redis.call('HMGET', mid, 'e', 'h', 'd', 'cr',
-                                        'dm') or {}
-        local expires = tonumber(held[1])
+        local held = mid and redis.call('HMGET', mid, unpack(READ)) or {}
+        local expires = tonumber(held[FIELD['e']])
         if expires and expires > now then
-            redis.call('HSET', mid, 'c', claim_id, 'c.e', claim_expires)
-            local count = redis.call('HINCRBY', mid, 'c.c', 1)
+            local count = (tonumber(held[FIELD['c.c']]) or 0) + 1
             if not max_claims or count <= max_claims then
-                count_claim(counted, now, due_of(held[3], held[5]),
-                            tonumber(held[4]))
+                count_claim(counted, now,
+                            due_of(held[FIELD['d']], held[FIELD['dm']]),
+                            tonumber(held[FIELD['cr']]))
             end
-            backoff(mid, count)
-            record(history, held[2], now, mid, 'claimed',
+            hold(mid, held, count)
+            record(history, held[H], now, mid, 'claimed',
                    {'claim', claim_id, 'count', count})
             if pop and (not max_claims or count <= max_claims) then
-                popping[mid] = held[2] or false
-            end
-            if expires < msg_expires then
-                redis.call('HSET', mid, 't', msg_ttl, 'e', msg_expires)
-                redis.call('EXPIRE', mid, msg_ttl)
+                popping[mid] = held[H] or false
             end
             redis.call('ZADD', claimed, rank, mid)
             redis.call('ZADD', claim_expiry, claim_expires, mid)
             taken[#taken + 1] = mid
+            reply[#reply + 1] = {unpack(held, 1, #CLAIMED_FIELDS)}
         elseif expires then
-            if held[2] then
-                record(history, held[2], now, mid, 'expired',
-                       {'count', redis.call('HGET', mid, 'c.c') or ''})
+            if held[H] then
+                record(history, held[H], now, mid, 'expired',
+                       {'count', held[FIELD['c.c']] or ''})
             end
         elseif mid then
             record_gone(history, now, mid)
@@ -134,7 +154,7 @@ while #taken < limit and scanned < batch + limit do
     end
 end
 
-local reply = hashes(taken)
+reply = cmsgpack.pack(reply)
 if pop and #taken > 0 then
     local held = {}
     for _, mid in ipairs(taken) do
@@ -151,8 +171,7 @@ if pop and #taken > 0 then
         end
     end
     -- Kept for a retry of this call, for as long as the claim would be.
-    redis.call('HSET', claim_hash, 'id', claim_id, 'popped',
-               cmsgpack.pack(reply))
+    redis.call('HSET', claim_hash, 'id', claim_id, 'popped', reply)
     redis.call('EXPIRE', claim_hash, claim_ttl)
     taken = held
 end

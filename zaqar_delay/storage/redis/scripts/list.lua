@@ -22,8 +22,9 @@ as expired in the history of those that keep one (as a claim does); at
 most limit + batch entries are examined. Messages the promotion gives back with a backoff after
 their claim expired are counted in the metrics hash.
 Returns {NO_QUEUE} when the queue does not exist (nothing is read or
-changed); else {next marker rank or '', fields, ...}: per message listed
-the values of its fields CLAIMED_FIELDS (see fields.lua).
+changed); else {next marker rank or '', listed}: listed packed (msgpack),
+per message listed the values of its fields CLAIMED_FIELDS (see
+fields.lua).
 Work: O((batch + limit) log n).
 --]]
 --- @include "index"
@@ -109,11 +110,11 @@ end
 local READ = {unpack(CLAIMED_FIELDS)}
 READ[#READ + 1] = 'h'
 
-local page = {''}
+local page = {}
 local scanned = 0
 local exhausted = false
-while #page - 1 < limit and scanned < limit + batch do
-    local want = limit - (#page - 1)
+while #page < limit and scanned < limit + batch do
+    local want = limit - #page
     local found = next_candidates(marker, want)
     if #found == 0 then
         exhausted = true
@@ -145,7 +146,7 @@ while #page - 1 < limit and scanned < limit + batch do
     end
 end
 
-if not exhausted or #page > 1 then
-    page[1] = marker
+if exhausted and #page == 0 then
+    marker = ''
 end
-return page
+return {marker, cmsgpack.pack(page)}
