@@ -109,7 +109,6 @@ class ControlDriver(driver.ControlDriver):
 
     def __init__(self, conf, cache):
         super().__init__(conf, cache)
-        opts.register_management_opts(self.conf)
         self.replication = delay_driver.replication(
             self.conf, self.connection, opts.MANAGEMENT_GROUP)
 

@@ -37,11 +37,12 @@ def connection_uri(conf):
 
 def replication(conf, connection, group=opts.REDIS_GROUP):
     """``scripting.Replication`` from ``[drivers:message_store:
-    redis.delay]`` (or ``group``, registered); raises ConfigurationError
-    when WAIT could outlast the connection's socket timeout (the reply
-    would be cut off)."""
-    if group == opts.REDIS_GROUP:
-        opts.register_redis_opts(conf)
+    redis.delay]`` (or ``opts.MANAGEMENT_GROUP``), which it registers;
+    raises ConfigurationError when WAIT could outlast the connection's
+    socket timeout (the reply would be cut off)."""
+    register = {opts.REDIS_GROUP: opts.register_redis_opts,
+                opts.MANAGEMENT_GROUP: opts.register_management_opts}
+    register[group](conf)
     group = conf[group]
     wanted = scripting.Replication(int(group.wait_replicas),
                                    int(group.wait_timeout_ms))
