@@ -45,6 +45,33 @@ class WaitingChunksTest(behaviour.Helpers, redis_store.DelayTestBase):
         self.assertEqual(N, sum(self.redis.zcard(c) for c in chunks))
         self.assertEqual(b'%d' % N, self.redis.get(self.index.waiting_count))
 
+    def test_one_post_of_ready_and_waiting_messages_across_chunks(self):
+        # One post (one script call) whose messages fall in two chunks,
+        # ready and waiting in turn; the soonest due of the waiting ones
+        # is the first of chunk 0 and the second of chunk 1.
+        self.redis.set(keys.rank_counter(self.queue, behaviour.PROJECT),
+                       keys.CHUNK - 10)
+        delays = [0 if i % 2 else STEP * (i * 7 % 20 + 20)
+                  for i in range(20)]
+        ids = self.post(*delays)
+        now = timeutils.utcnow_ts(True)
+        ready = [mid for mid, wait in zip(ids, delays) if not wait]
+        self.assertEqual((b'10', b'10'), (
+            self.redis.get(self.index.waiting_count),
+            self.redis.get(self.index.ready_count)))
+        self.assertEqual([b'0', b'1'], self.redis.zrange(
+            self.index.ready_chunks, 0, -1))
+        self.assertEqual(
+            [(b'0', round(now + STEP * 20, 3)),
+             (b'1', round(now + STEP * 24, 3))],
+            sorted((c, round(due, 3)) for c, due in self.redis.zrange(
+                self.index.due, 0, -1, withscores=True)))
+        self.assertEqual(ready, self.claim(limit=20)[1])
+        self.assertEqual([], self.claim(limit=20)[1])
+        timeutils.advance_time_seconds(STEP * 24)
+        self.assertEqual([mid for mid, wait in zip(ids, delays)
+                          if 0 < wait <= STEP * 24], self.claim(limit=20)[1])
+
     def test_claims_take_what_came_due_across_chunks_never_early(self):
         ids = self.post_spread()
         self.assertEqual([], self.claim(limit=100)[1])

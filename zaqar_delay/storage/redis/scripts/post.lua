@@ -59,6 +59,65 @@ if stale then
     return stale
 end
 
+-- The index entries of this post's messages, written after its loop:
+-- per chunk (in the order first met), its ready offsets, or its waiting
+-- ranks with their due times, in one ZADD each; the chunk lists, the
+-- counts and `due` as make_ready and wait_until would leave them.
+local chunks, readied, waited = {}, {}, {}
+
+local function later(rank, due_at)
+    local c = chunk_of(rank)
+    local pending = due_at and waited or readied
+    local entry = pending[c]
+    if not entry then
+        entry = {members = {}, earliest = due_at}
+        pending[c] = entry
+        chunks[#chunks + 1] = c
+    end
+    local members = entry.members
+    if due_at then
+        members[#members + 1] = due_at
+        members[#members + 1] = string.format('%d', rank)
+        entry.earliest = math.min(entry.earliest, due_at)
+    else
+        local offset = offset_in(rank, c)
+        members[#members + 1] = offset
+        members[#members + 1] = offset
+    end
+end
+
+local function index_later()
+    local added = {[ready] = 0, [waiting] = 0}
+    for _, c in ipairs(chunks) do
+        local entry = readied[c]
+        if entry and #entry.members > 0 then
+            local n = redis.call('ZADD', chunk_key(c, ready),
+                                 unpack(entry.members))
+            if n > 0 then
+                added[ready] = added[ready] + n
+                redis.call('ZADD', list_key(ready), c, c)
+            end
+            entry.members = {}
+        end
+        entry = waited[c]
+        if entry and #entry.members > 0 then
+            added[waiting] = added[waiting] + redis.call(
+                'ZADD', chunk_key(c), unpack(entry.members))
+            redis.call('ZADD', waiting, c, c)
+            local earliest = redis.call('ZSCORE', due, c)
+            if not earliest or entry.earliest < tonumber(earliest) then
+                redis.call('ZADD', due, entry.earliest, c)
+            end
+            entry.members = {}
+        end
+    end
+    for set, n in pairs(added) do
+        if n > 0 then
+            redis.call('INCRBY', count_key(set), n)
+        end
+    end
+end
+
 local rank = tonumber(redis.call('GET', rank_counter) or 1)
 local first_rank = rank
 -- The earliest push this post adds, to wake dispatchers when it comes
@@ -121,11 +180,7 @@ for i = 11, #KEYS, 2 do
         redis.call('EXPIRE', mid, ttl)
 
         redis.call('ZADD', messages, rank, mid)
-        if due_at > now then
-            wait_until(rank, due_at)
-        else
-            make_ready(rank)
-        end
+        later(rank, due_at > now and due_at or nil)
         if push_suffix ~= '' then
             redis.call('ZADD', pushes, due_at, mid .. push_suffix)
             if not earliest_push or due_at < earliest_push then
@@ -136,6 +191,7 @@ for i = 11, #KEYS, 2 do
     end
 end
 
+index_later()
 redis.call('SET', rank_counter, rank)
 if earliest_push then
     local first = redis.call('ZRANGE', pushes, 0, 0, 'WITHSCORES')
