@@ -109,6 +109,9 @@ promote(now, batch, history, counted)
 local function by_rank(a, b) return a[1] < b[1] end
 
 local taken, reply = {}, {}
+-- ZADD arguments of `claimed` and `claim_expiry` (which nothing in the
+-- loop reads): written once, after it.
+local ranked, expiring = {}, {}
 local popping = {}  -- id -> its history ttl: messages a pop deletes
 local scanned = 0
 while #taken < limit and scanned < batch + limit do
@@ -139,8 +142,9 @@ while #taken < limit and scanned < batch + limit do
             if pop and (not max_claims or count <= max_claims) then
                 popping[mid] = held[H] or false
             end
-            redis.call('ZADD', claimed, rank, mid)
-            redis.call('ZADD', claim_expiry, claim_expires, mid)
+            ranked[#ranked + 1], ranked[#ranked + 2] = rank, mid
+            expiring[#expiring + 1], expiring[#expiring + 2] =
+                claim_expires, mid
             taken[#taken + 1] = mid
             reply[#reply + 1] = {unpack(held, 1, #CLAIMED_FIELDS)}
         elseif expires then
@@ -154,6 +158,10 @@ while #taken < limit and scanned < batch + limit do
     end
 end
 
+if #taken > 0 then
+    redis.call('ZADD', claimed, unpack(ranked))
+    redis.call('ZADD', claim_expiry, unpack(expiring))
+end
 reply = cmsgpack.pack(reply)
 if pop and #taken > 0 then
     local held = {}
