@@ -46,6 +46,26 @@ def post_ready(data, queue):
     return mid
 
 
+def claim10_ms(data, queue, repeats, budget):
+    """Median ms of a limit-10 claim that has to find the ten messages
+    posted ready (in one post) just before; then deleted."""
+    def step():
+        ids = data.message_controller.post(
+            queue, [{'ttl': 600, 'body': i, 'delay': 0} for i in range(10)],
+            CLIENT, PROJECT)
+        t0 = time.perf_counter()
+        claim_id, msgs = data.claim_controller.create(
+            queue, {'ttl': 60, 'grace': 60}, PROJECT, limit=10)
+        elapsed = (time.perf_counter() - t0) * 1000
+        if sorted(m['id'] for m in msgs) != sorted(ids):
+            raise AssertionError('claim returned %r, wanted %r' % (
+                [m['id'] for m in msgs], ids))
+        data.message_controller.bulk_delete(queue, ids, PROJECT,
+                                            claim_ids=[claim_id])
+        return elapsed
+    return timed(repeats, budget, step)
+
+
 def claim_ms(data, queue, repeats, budget):
     """Median ms of a limit-1 claim that has to find one ready message."""
     def step():

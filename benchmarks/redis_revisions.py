@@ -13,7 +13,8 @@ process; the rest of the process is this checkout's). For each N, each
 driver gets N delayed messages ahead of its queue's ready one; then, for
 each operation, the three take turns, ``--rounds`` times, each timing
 ``--repeats`` calls (a claim or a pop of limit 1, a list page of 10)
-that find one message posted ready just before. Prints the median call
+that find one message posted ready just before (``claim10``: a claim
+of limit 10 that finds ten). Prints the median call
 per driver and the ratios: this revision against the baseline and
 against upstream (under 1: faster).
 """
@@ -33,7 +34,7 @@ QUEUE = 'claims'
 # What --operations names: each times one call that finds one message
 # posted ready just before, behind the N delayed ones.
 OPERATIONS = {'claim': common.claim_ms, 'list': common.list_ms,
-              'pop': common.pop_ms}
+              'pop': common.pop_ms, 'claim10': common.claim10_ms}
 
 
 def worker(name, url, dbid, tree):
@@ -135,8 +136,8 @@ def main(argv=None):
     if set(operations) - set(OPERATIONS):
         parser.error('--operations: of %s' % ','.join(OPERATIONS))
     print('\nmedian ms over %d rounds taking turns (claim and pop: limit '
-          '1; list: a page of 10)' % args.rounds)
-    print('%-6s %9s %13s %13s %13s %10s %10s' % (
+          '1; list: a page of 10; claim10: limit 10)' % args.rounds)
+    print('%-7s %9s %13s %13s %13s %10s %10s' % (
         'call', 'N ahead', 'redis', 'baseline', 'redis.delay', '/baseline',
         '/redis'))
     ahead = 0
@@ -153,7 +154,7 @@ def main(argv=None):
                             op, args.repeats, args.budget))
                 med = {name: statistics.median(t)
                        for name, t in times.items()}
-                print('%-6s %9d %8.3f(%3d) %8.3f(%3d) %8.3f(%3d) %9.2fx '
+                print('%-7s %9d %8.3f(%3d) %8.3f(%3d) %8.3f(%3d) %9.2fx '
                       '%9.4fx' % (
                           op, size, med['redis'], len(times['redis']),
                           med['baseline'], len(times['baseline']),
