@@ -3,7 +3,8 @@ this one, and of upstream's ``redis``, on one redis-server, in one run.
 
     git worktree add /tmp/zaqar-delay-base <revision>
     python benchmarks/redis_revisions.py --baseline /tmp/zaqar-delay-base
-        [--sizes 0,1000000] [--rounds 3] [--operations claim,list,pop]
+        [--sizes 0,1000000] [--rounds 30] [--repeats 10]
+        [--operations claim,claim10,list,pop] [--budget 20]
 
 Starts one redis-server on a free loopback port and one process per
 driver, each on its own database of it: upstream's ``redis``, this
@@ -103,9 +104,11 @@ def main(argv=None):
     parser.add_argument('--sizes', default='0,1000000')
     parser.add_argument('--operations', default='claim',
                         help='what to time, of %s' % ','.join(OPERATIONS))
-    parser.add_argument('--repeats', type=int, default=67,
+    parser.add_argument('--repeats', type=int, default=10,
                         help='calls per driver, operation, N and round')
-    parser.add_argument('--rounds', type=int, default=3)
+    # Short turns: a burst of other work on the machine falls on all
+    # three drivers (3 turns of 67 moved a median by up to a third).
+    parser.add_argument('--rounds', type=int, default=30)
     parser.add_argument('--budget', type=float, default=20.0,
                         help='seconds of calls per driver, operation '
                              'and round at most (upstream at a large N)')
