@@ -125,8 +125,7 @@ class ClaimController(upstream_claims.ClaimController):
         """(claim id, messages) of the claim script's reply (packed), those
         claimed too often moved to the dead-letter queue (with ``pop``,
         and whether any was)."""
-        claimed = [records.basic(records.of_fields(values), int(now))
-                   for values in records.unpacked(packed)]
+        claimed = records.messages(packed, now)
         policy = deadletter.of_queue(queue_meta)
         deliver = claimed
         if policy and claimed:

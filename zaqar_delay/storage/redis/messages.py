@@ -162,9 +162,7 @@ class MessageController(steering.Steering,
         if reply[0] == NO_QUEUE:
             raise errors.QueueDoesNotExist(queue, project)
         next_marker = reply[0].decode() or None
-        page = (records.basic(records.of_fields(values), int(now))
-                for values in records.unpacked(reply[1]))
-        return iter((page, next_marker))
+        return iter((iter(records.messages(reply[1], now)), next_marker))
 
     def _in_queue(self, queue, project, message_ids):
         """Fetch messages, keeping only those that belong to the queue."""

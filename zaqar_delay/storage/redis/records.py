@@ -48,6 +48,13 @@ def basic(hmap, now):
         due_of(hmap))
 
 
+def messages(packed, now):
+    """The messages (``basic``) of a claim's or a list's packed reply
+    (``unpacked``), at ``now`` (unix seconds)."""
+    return [basic(of_fields(values), int(now))
+            for values in unpacked(packed)]
+
+
 def read(client, message_ids):
     """The hashes of ``message_ids`` ({} for one gone): one round trip."""
     with client.pipeline() as pipe:
