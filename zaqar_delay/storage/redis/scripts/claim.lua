@@ -55,11 +55,6 @@ local longest = tonumber(ARGV[11]) or 0
 local max_claims = tonumber(ARGV[12])
 local pop = ARGV[15] == '1'
 
--- What a claim reads of a message: CLAIMED_FIELDS, then 'h' and 'rb'.
-local READ = {unpack(CLAIMED_FIELDS)}
-local H, RB = #READ + 1, #READ + 2
-READ[H], READ[RB] = 'h', 'rb'
-
 -- A value as HSET stores a Lua number (as HMGET then returns it).
 local function stored(value)
     return string.format('%.17g', value)

@@ -106,10 +106,6 @@ local function next_candidates(after, want)
     return found
 end
 
--- The fields read per message examined: CLAIMED_FIELDS, then 'h'.
-local READ = {unpack(CLAIMED_FIELDS)}
-READ[#READ + 1] = 'h'
-
 local page = {}
 local scanned = 0
 local exhausted = false
@@ -125,12 +121,13 @@ while #page < limit and scanned < limit + batch do
         scanned = scanned + 1
         marker = string.format('%d', rank)
         -- Read once: the fields a list returns, then its history's.
-        local fields = mid and redis.call('HMGET', mid, unpack(READ)) or {}
+        local fields = mid and redis.call('HMGET', mid, unpack(READ, 1, H))
+            or {}
         local expires = tonumber(fields[FIELD['e']])
-        local kept = fields[#READ]
+        local kept = fields[H]
         if expires and expires > now then
             if echo or fields[FIELD['u']] ~= client_uuid then
-                fields[#READ] = nil
+                fields[H] = nil
                 page[#page + 1] = fields
             end
         elseif unready(rank, mid) and mid then
