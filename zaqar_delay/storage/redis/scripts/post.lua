@@ -60,19 +60,21 @@ if stale then
 end
 
 -- The index entries of this post's messages, written after its loop:
--- per chunk (in the order first met), its ready offsets, or its waiting
--- ranks with their due times, in one ZADD each; the chunk lists, the
--- counts and `due` as make_ready and wait_until would leave them.
-local chunks, readied, waited = {}, {}, {}
+-- per kind (ready, waiting), the chunks in the order first met, each
+-- with its ready offsets, or its waiting ranks with their due times, in
+-- one ZADD each; the chunk lists, the counts and `due` as make_ready and
+-- wait_until would leave them.
+local readied = {order = {}, at = {}}
+local waited = {order = {}, at = {}}
 
 local function later(rank, due_at)
     local c = chunk_of(rank)
     local pending = due_at and waited or readied
-    local entry = pending[c]
+    local entry = pending.at[c]
     if not entry then
-        entry = {members = {}, earliest = due_at}
-        pending[c] = entry
-        chunks[#chunks + 1] = c
+        entry = {chunk = c, members = {}, earliest = due_at}
+        pending.at[c] = entry
+        pending.order[#pending.order + 1] = entry
     end
     local members = entry.members
     if due_at then
@@ -87,34 +89,32 @@ local function later(rank, due_at)
 end
 
 local function index_later()
-    local added = {[ready] = 0, [waiting] = 0}
-    for _, c in ipairs(chunks) do
-        local entry = readied[c]
-        if entry and #entry.members > 0 then
-            local n = redis.call('ZADD', chunk_key(c, ready),
-                                 unpack(entry.members))
-            if n > 0 then
-                added[ready] = added[ready] + n
-                redis.call('ZADD', list_key(ready), c, c)
-            end
-            entry.members = {}
-        end
-        entry = waited[c]
-        if entry and #entry.members > 0 then
-            added[waiting] = added[waiting] + redis.call(
-                'ZADD', chunk_key(c), unpack(entry.members))
-            redis.call('ZADD', waiting, c, c)
-            local earliest = redis.call('ZSCORE', due, c)
-            if not earliest or entry.earliest < tonumber(earliest) then
-                redis.call('ZADD', due, entry.earliest, c)
-            end
-            entry.members = {}
+    local added = 0
+    for _, entry in ipairs(readied.order) do
+        local c = entry.chunk
+        local n = redis.call('ZADD', chunk_key(c, ready),
+                             unpack(entry.members))
+        if n > 0 then
+            added = added + n
+            redis.call('ZADD', list_key(ready), c, c)
         end
     end
-    for set, n in pairs(added) do
-        if n > 0 then
-            redis.call('INCRBY', count_key(set), n)
+    if added > 0 then
+        redis.call('INCRBY', count_key(ready), added)
+    end
+    added = 0
+    for _, entry in ipairs(waited.order) do
+        local c = entry.chunk
+        added = added + redis.call('ZADD', chunk_key(c),
+                                   unpack(entry.members))
+        redis.call('ZADD', waiting, c, c)
+        local earliest = redis.call('ZSCORE', due, c)
+        if not earliest or entry.earliest < tonumber(earliest) then
+            redis.call('ZADD', due, entry.earliest, c)
         end
+    end
+    if added > 0 then
+        redis.call('INCRBY', count_key(), added)
     end
 end
 
