@@ -73,42 +73,48 @@ ALL_OPTS = [ttl_shorter_than_delay, promote_batch_size, redis_server_clock,
 # names (given when the pool is created) land in this group too.
 REDIS_GROUP = 'drivers:message_store:redis.delay'
 
-REDIS_OPTS = [
-    cfg.IntOpt('wait_replicas', default=0, min=0, max=16, help=(
-        'Replicas that must hold a write before it is acknowledged. '
-        'With N > 0, every write (messages, claims, pushes, schedules, '
-        'replays, the queue stage\'s writes) is followed by WAIT N on '
-        'the same connection; a write not replicated in time fails the '
-        'request with a 503 that the client may retry, so that a post, '
-        'claim or delete that was answered with success survives a '
-        'Sentinel failover. With 0 (Zaqar\'s behaviour), a write '
-        'acknowledged by the primary alone is lost if the primary dies '
-        'before sending it to a replica. Keep N below the number of '
-        'replicas, or writes fail while one replica is down.')),
-    cfg.IntOpt('wait_timeout_ms', default=50, min=1, max=60000, help=(
-        'Milliseconds a write waits for [drivers:message_store:'
-        'redis.delay] wait_replicas replicas. Must be below the '
-        'socket_timeout of the redis URI (0.1 s unless the URI says '
-        'otherwise), or the driver refuses to start.')),
-]
+
+def _wait_opts(replicas_help, timeout_help):
+    """A redis.delay store's ``wait_replicas`` and ``wait_timeout_ms``
+    (WAIT after each write), with these help texts."""
+    return [
+        cfg.IntOpt('wait_replicas', default=0, min=0, max=16,
+                   help=replicas_help),
+        cfg.IntOpt('wait_timeout_ms', default=50, min=1, max=60000,
+                   help=timeout_help),
+    ]
+
+
+REDIS_OPTS = _wait_opts(
+    'Replicas that must hold a write before it is acknowledged. '
+    'With N > 0, every write (messages, claims, pushes, schedules, '
+    'replays, the queue stage\'s writes) is followed by WAIT N on '
+    'the same connection; a write not replicated in time fails the '
+    'request with a 503 that the client may retry, so that a post, '
+    'claim or delete that was answered with success survives a '
+    'Sentinel failover. With 0 (Zaqar\'s behaviour), a write '
+    'acknowledged by the primary alone is lost if the primary dies '
+    'before sending it to a replica. Keep N below the number of '
+    'replicas, or writes fail while one replica is down.',
+    'Milliseconds a write waits for [drivers:message_store:'
+    'redis.delay] wait_replicas replicas. Must be below the '
+    'socket_timeout of the redis URI (0.1 s unless the URI says '
+    'otherwise), or the driver refuses to start.')
 
 # The same two options for a redis.delay management store, which may be
 # on another redis server than the messages, with other replicas.
 MANAGEMENT_GROUP = 'drivers:management_store:redis.delay'
 
-MANAGEMENT_OPTS = [
-    cfg.IntOpt('wait_replicas', default=0, min=0, max=16, help=(
-        'Replicas that must hold a queue record write (create, metadata, '
-        'delete) of the redis.delay management store before it is '
-        'acknowledged: WAIT N after each, on the same connection, a 503 '
-        'when not replicated in time. 0: Zaqar\'s behaviour.')),
-    cfg.IntOpt('wait_timeout_ms', default=50, min=1, max=60000, help=(
-        'Milliseconds a queue record write waits for [drivers:'
-        'management_store:redis.delay] wait_replicas replicas. Must be '
-        'below the socket_timeout of the management store\'s URI (0.1 s '
-        'unless the URI says otherwise), or the driver refuses to '
-        'start.')),
-]
+MANAGEMENT_OPTS = _wait_opts(
+    'Replicas that must hold a queue record write (create, metadata, '
+    'delete) of the redis.delay management store before it is '
+    'acknowledged: WAIT N after each, on the same connection, a 503 '
+    'when not replicated in time. 0: Zaqar\'s behaviour.',
+    'Milliseconds a queue record write waits for [drivers:'
+    'management_store:redis.delay] wait_replicas replicas. Must be '
+    'below the socket_timeout of the management store\'s URI (0.1 s '
+    'unless the URI says otherwise), or the driver refuses to '
+    'start.')
 
 PUSH_GROUP = 'delay_push'
 
