@@ -42,7 +42,7 @@ def _run(conf, argv):
     try:
         server = serve.start(conf, port)
     except OSError as exc:
-        if isinstance(exc, failure.UNREACHABLE):
+        if isinstance(exc, failure.unreachable()):
             raise
         raise errors.CommandFailure('cannot serve metrics on %s:%d: %s'
                                     % (host, port, exc)) from None

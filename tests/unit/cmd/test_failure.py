@@ -1,6 +1,8 @@
 """How a command ends when it cannot do what it was asked."""
 
 import io
+import subprocess
+import sys
 
 from oslo_config import cfg
 import pymongo.errors
@@ -55,6 +57,15 @@ class RunTest(testtools.TestCase):
                 (zaqar_errors.InvalidDriver('Error 111\nmore'),
                  'prog: cannot load the store: Error 111\n')):
             self.assertEqual((1, said), self.ends(exc))
+
+    def test_a_command_without_a_mongodb_store_does_not_load_pymongo(self):
+        # The dispatcher's module, as its console script imports it.
+        loaded = subprocess.run(
+            [sys.executable, '-c', 'import sys; '
+             'import zaqar_delay.cmd.dispatcher; '
+             'print(sorted(m for m in sys.modules if "pymongo" in m))'],
+            capture_output=True, text=True, check=True).stdout
+        self.assertEqual('[]\n', loaded)
 
     def test_anything_else_is_a_bug_and_keeps_its_traceback(self):
         self.assertRaises(KeyError, self.ends, KeyError('x'))
