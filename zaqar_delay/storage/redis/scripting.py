@@ -11,8 +11,9 @@ there only;
 every other script is one atomic command whose header lists its KEYS,
 ARGV and return value.
 
-Scripts are redis-py registered scripts: run by SHA, and loaded again
-on a ``NOSCRIPT`` reply, which is what a primary promoted by Sentinel
+Scripts are redis-py registered scripts, each sent by ``direct.Direct``
+(one EVALSHA, packed there): run by SHA, and loaded again on a
+``NOSCRIPT`` reply, which is what a primary promoted by Sentinel
 gives until it runs each script once (tests/functional/storage/redis/
 test_sentinel.py). With ``wait_replicas`` (:class:`Replication`), each
 write script is sent with a ``WAIT`` behind it on one connection, as
@@ -27,6 +28,7 @@ from redis import exceptions
 
 from zaqar_delay import counts
 from zaqar_delay import errors
+from zaqar_delay.storage.redis import direct
 from zaqar_delay.storage.redis import keys
 from zaqar_delay.storage.redis import records
 
@@ -137,11 +139,12 @@ class Scripts:
         self.replication = replication
         self._plain = {name: client.register_script(source(name))
                        for name in self.NAMES}
-        self._scripts = dict(self._plain)
+        self._scripts = {name: direct.Direct(script, client)
+                         for name, script in self._plain.items()}
         if replication.replicas:
             for name in (set(self.NAMES) - set(self.READS) -
                          set(self.IN_TRANSACTION)):
-                self._scripts[name] = Replicated(self._scripts[name],
+                self._scripts[name] = Replicated(self._plain[name],
                                                  client, replication)
 
     def __getitem__(self, name):
