@@ -10,6 +10,7 @@ in keys").
 """
 
 import collections
+import functools
 import re
 
 from oslo_utils import encodeutils
@@ -160,7 +161,12 @@ CLAIM_MESSAGES = 'messages'         # upstream: messages.<claim id>, a list
 
 def index(queue, project):
     """The index keys of a queue (an ``Index``)."""
-    project = scoped_project(project)
+    return _index(queue, scoped_project(project))
+
+
+# Every claim, post and list names its queue's index: 3 µs to build.
+@functools.lru_cache(maxsize=4096)
+def _index(queue, project):
     return Index(*(utils.scope_message_ids_set(queue, project, suffix)
                    for suffix in SUFFIXES))
 
