@@ -15,12 +15,14 @@ given back to the pool in any case, closed when a reply may be left
 half read.
 """
 
+import re
+
 import redis
 from redis import exceptions
 
 # redis-py before 5.3 names the command when it takes a connection.
-_TAKE = () if tuple(int(part) for part in redis.__version__.split(
-    '.')[:2]) >= (5, 3) else ('EVALSHA',)
+_TAKE = () if tuple(map(int, re.match(r'(\d+)\.(\d+)', redis.__version__)
+                        .groups())) >= (5, 3) else ('EVALSHA',)
 
 
 def _bulk(arg):
