@@ -9,12 +9,15 @@ import math
 from oslo_serialization import jsonutils
 
 from zaqar_delay import errors
-from zaqar_delay import opts
 
 QUEUE_DEFAULT_KEY = '_default_message_delay'
 # A posted message's due time, unix seconds, when its transport gave one
 # (``wsgi.delay``); it wins over ``delay``.
 DUE = 'due'
+# What ``[delay] ttl_shorter_than_delay`` (opts.py) does with a message
+# whose ttl ends before its delay: refuse it, or store it.
+REJECT = 'reject'
+ACCEPT = 'accept'
 
 
 def whole(value):
@@ -83,7 +86,7 @@ def check(message, delay, max_delay, policy):
         raise errors.Refused(
             'The delay of a message must be between 0 and {0} seconds; '
             'got {1}.', max_delay, delay)
-    if delay and policy == opts.REJECT and message['ttl'] <= delay:
+    if delay and policy == REJECT and message['ttl'] <= delay:
         raise errors.Refused(
             'A message with ttl {0} would expire before its delay of {1} '
             'seconds ends and could never be delivered; post it with a '
@@ -147,7 +150,7 @@ def check_due(message, due, now, max_delay, policy):
             'The due time of a message must be at most {0} seconds ahead '
             '(max_message_delay); {1} is {2:.3f} s ahead.', max_delay,
             iso_ms(due), wait)
-    if wait and policy == opts.REJECT and message['ttl'] <= wait:
+    if wait and policy == REJECT and message['ttl'] <= wait:
         raise errors.Refused(
             'A message with ttl {0} would expire before its due time {1} '
             'and could never be delivered; post it with a ttl longer than '

@@ -3,9 +3,24 @@
 They reach Zaqar's transports through ``zaqar_delay.storage.boundary``,
 which turns a ``Refused`` into the upstream error Zaqar answers with a
 400 (doc/source/retries.rst).
+
+The errors that are Zaqar's storage errors as well (``NotReplicated``,
+``DedupUndecided``, ``StoreUnavailable``) are defined in
+``zaqar_delay.storage_errors`` and named here when first used:
+importing Zaqar's storage errors imports all of Zaqar (its package
+imports its bootstrap, some 600 modules), which the PySpark jobs and
+their tools, importing this module, do not need.
 """
 
-from zaqar.storage import errors as storage_errors
+# Named here, defined in zaqar_delay.storage_errors.
+_STORAGE_ERRORS = ('NotReplicated', 'DedupUndecided', 'StoreUnavailable')
+
+
+def __getattr__(name):
+    if name in _STORAGE_ERRORS:
+        from zaqar_delay import storage_errors
+        return getattr(storage_errors, name)
+    raise AttributeError('module %r has no attribute %r' % (__name__, name))
 
 
 class DelayError(Exception):
@@ -26,38 +41,6 @@ class QueueMetadataRefused(Refused):
     def __init__(self, queue, why):
         super().__init__('Queue "{0}" not created: {1}', queue, why)
         self.queue, self.why = queue, why
-
-
-class NotReplicated(DelayError, storage_errors.ExceptionBase):
-    """Raised when fewer redis replicas than ``[drivers:message_store:
-    redis.delay] wait_replicas`` acknowledged a write in time.
-
-    A storage error, so also Zaqar's: both transports answer a 503,
-    which the client may retry (a retried post may store twice).
-    """
-
-    msg_format = ('write held by {acked} of {wanted} redis replicas '
-                  'after {timeout_ms} ms: not acknowledged')
-
-
-class DedupUndecided(DelayError, storage_errors.ExceptionBase):
-    """Raised when a post could neither take a dedup value nor find the
-    message holding it in time (a slow or contended store): its message
-    is not stored. A storage error, so both transports answer a 503,
-    which the client may retry (other messages of the post may be
-    stored)."""
-
-    msg_format = ('dedup value in queue {queue} neither taken nor found '
-                  'in {seconds} s: message not stored, post it again')
-
-
-class StoreUnavailable(DelayError, storage_errors.ConnectionError):
-    """Raised when a store did not answer, or answered with a failure,
-    after its client's retries; what the operation wrote before is
-    kept. Zaqar's ``ConnectionError``: both transports answer a 503,
-    the commands print one line (``cmd.failure``)."""
-
-    msg_format = '{store} is unavailable: {cause}'
 
 
 class UpstreamChanged(DelayError, ImportError):

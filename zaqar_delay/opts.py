@@ -9,17 +9,16 @@ import copy
 from oslo_config import cfg
 from zaqar.conf import transport
 
+from zaqar_delay import delay
+
 GROUP = 'delay'
 
-REJECT = 'reject'
-ACCEPT = 'accept'
-
 ttl_shorter_than_delay = cfg.StrOpt(
-    'ttl_shorter_than_delay', default=REJECT, choices=[
-        (REJECT, 'Refuse the post with a 400 error that names the '
-                 'message\'s ttl and delay.'),
-        (ACCEPT, 'Store the message; it expires while it waits and is '
-                 'never delivered.'),
+    'ttl_shorter_than_delay', default=delay.REJECT, choices=[
+        (delay.REJECT, 'Refuse the post with a 400 error that names '
+                       'the message\'s ttl and delay.'),
+        (delay.ACCEPT, 'Store the message; it expires while it waits '
+                       'and is never delivered.'),
     ],
     help='What to do with a posted message whose ttl ends before its '
          'delay does (ttl <= delay), so that it could never be '

@@ -2,7 +2,6 @@ import testtools
 
 from zaqar_delay import delay
 from zaqar_delay import errors
-from zaqar_delay import opts
 
 
 class QueueDefaultTest(testtools.TestCase):
@@ -51,7 +50,7 @@ class ResolveTest(testtools.TestCase):
 class CheckTest(testtools.TestCase):
 
     def check(self, delay_value, ttl=3600, max_delay=900,
-              policy=opts.REJECT):
+              policy=delay.REJECT):
         delay.check({'ttl': ttl}, delay_value, max_delay, policy)
 
     def test_bounds(self):
@@ -71,16 +70,16 @@ class CheckTest(testtools.TestCase):
                                   ttl=600)
         self.assertIn('ttl 600 would expire before its delay of 600',
                       str(error))
-        self.check(600, ttl=600, policy=opts.ACCEPT)
+        self.check(600, ttl=600, policy=delay.ACCEPT)
         self.check(599, ttl=600)
         self.check(0, ttl=60)
 
     def test_prepare_checks_every_message(self):
         msgs = [{'ttl': 3600}, {'ttl': 3600, 'delay': 5}]
-        self.assertEqual([60, 5], delay.prepare(msgs, 60, 900, opts.REJECT))
+        self.assertEqual([60, 5], delay.prepare(msgs, 60, 900, delay.REJECT))
         msgs.append({'ttl': 10})
         self.assertRaises(errors.Refused, delay.prepare, msgs, 60, 900,
-                          opts.REJECT)
+                          delay.REJECT)
 
 
 class StatsTest(testtools.TestCase):
