@@ -7,9 +7,8 @@ chunk layout of ``keys`` (``CHUNK``, ``CHUNK_INFIX``, ``WAITING_COUNT``,
 lateness bucket bounds of ``counts`` (``CLAIM_BUCKETS_MS``) and
 ``--- @claimed_fields`` (in ``fields.lua``) by the message fields a
 claim or a list returns (``records.CLAIMED_FIELDS``), each defined
-there only;
-every other script is one atomic command whose header lists its KEYS,
-ARGV and return value.
+there only; every other script is one atomic command whose header lists
+its KEYS, ARGV and return value.
 
 Scripts are redis-py registered scripts, each sent by ``direct.Direct``
 (one EVALSHA, packed there): run by SHA, and loaded again on a
